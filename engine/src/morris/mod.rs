@@ -1,0 +1,748 @@
+//! Nine Men's Morris as played here (SPEC §2).
+//!
+//! A turn places a piece (while the mover's reserve is not empty) or moves one to an adjacent
+//! empty point (flying anywhere with exactly three pieces once placement is over). When the piece
+//! closes a mill, the same player captures one opponent piece before the turn is counted: the state
+//! is then in [`Phase::Capture`]. After each turn, in order: the opponent under three pieces
+//! (reserve included) loses; the opponent blocked in the moving stage loses; the third occurrence
+//! of the same position is a draw; reaching the turn limit is a draw.
+//!
+//! ```
+//! use engine::{Game, Player, morris::{Action, Morris, Phase, Point}};
+//!
+//! let g = engine::record::replay(Morris::new(), "a7 b6 d7 d6").unwrap();
+//! let g7 = Point::from_name("g7").unwrap();
+//! let pending = g.play(Action::Place(g7)).unwrap(); // closes the top mill
+//! assert_eq!(pending.phase(), Phase::Capture);
+//! assert_eq!(pending.to_move(), Player::Blue);
+//! assert_eq!(pending.turns(), 4); // not counted yet
+//! let done = pending.play(Action::Capture(Point::from_name("b6").unwrap())).unwrap();
+//! assert_eq!((done.turns(), done.to_move()), (5, Player::Red));
+//!
+//! // The same turn as a record token; a mill without its capture is refused.
+//! assert!(g.play_turn(Morris::parse_turn("g7").unwrap()).is_err());
+//! assert_eq!(g.play_turn(Morris::parse_turn("g7xb6").unwrap()).unwrap(), done);
+//! ```
+
+mod geometry;
+pub mod perft;
+
+pub use geometry::{links, mills, Point, Points};
+pub(crate) use geometry::{ADJACENT, ALL, MILLS, MILLS_THROUGH};
+
+use crate::nav::Bits;
+use crate::{push_json_string, Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
+use std::fmt;
+
+/// Pieces each player starts with in reserve.
+pub const PIECES: u8 = 9;
+/// Default turn limit.
+pub const DEFAULT_MAX_TURNS: u16 = 100;
+/// Smallest allowed turn limit.
+pub const MIN_MAX_TURNS: u16 = 1;
+/// Largest allowed turn limit.
+pub const MAX_MAX_TURNS: u16 = 500;
+
+/// A turn limit outside 1–500.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitOutOfRange(pub u32);
+
+impl fmt::Display for LimitOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "turn limit {} is out of range ({MIN_MAX_TURNS}–{MAX_MAX_TURNS})",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for LimitOutOfRange {}
+
+/// Checks a turn limit: 1–500.
+pub fn check_max_turns(n: u32) -> Result<u16, LimitOutOfRange> {
+    if (MIN_MAX_TURNS as u32..=MAX_MAX_TURNS as u32).contains(&n) {
+        Ok(n as u16)
+    } else {
+        Err(LimitOutOfRange(n))
+    }
+}
+
+/// Where a game stands between steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The player to move places or moves a piece.
+    Play,
+    /// The player to move closed a mill and must capture; the turn is not counted yet.
+    Capture,
+    /// The game is over.
+    Over,
+}
+
+impl Phase {
+    /// `"play"`, `"capture"` or `"over"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Phase::Play => "play",
+            Phase::Capture => "capture",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A player's stage, as shown under their name. It is a label only: moving waits for both
+/// reserves to be empty, and two pieces lose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// « Phase de pose (N jetons restants) »: pieces remain in reserve.
+    Placing {
+        /// Pieces left in reserve (at least 1).
+        remaining: u8,
+    },
+    /// « Phase de mouvement ».
+    Moving,
+    /// « Phase de saut »: three pieces or fewer on the board.
+    Flying,
+}
+
+/// One step, as a click produces it and the network carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Put a piece from the reserve on an empty point.
+    Place(Point),
+    /// Move a piece to an adjacent empty point, or any empty point when flying.
+    Move {
+        /// The piece's point.
+        from: Point,
+        /// The empty destination.
+        to: Point,
+    },
+    /// Remove an opponent piece after closing a mill.
+    Capture(Point),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Place(p) => write!(f, "{p}"),
+            Action::Move { from, to } => write!(f, "{from}-{to}"),
+            Action::Capture(p) => write!(f, "x{p}"),
+        }
+    }
+}
+
+/// A whole turn: a placement (`from` is `None`) or a move, with its capture if it closed a mill.
+///
+/// Notation: `d6`, `a7-d7`, `d6xb4`, `a7-d7xg1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Turn {
+    /// The moved piece's point, or `None` for a placement.
+    pub from: Option<Point>,
+    /// The destination.
+    pub to: Point,
+    /// The captured opponent piece, when the turn closed a mill.
+    pub capture: Option<Point>,
+}
+
+impl Turn {
+    /// The place or move step of the turn.
+    pub fn step(self) -> Action {
+        match self.from {
+            None => Action::Place(self.to),
+            Some(from) => Action::Move { from, to: self.to },
+        }
+    }
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(from) = self.from {
+            write!(f, "{from}-")?;
+        }
+        write!(f, "{}", self.to)?;
+        if let Some(c) = self.capture {
+            write!(f, "x{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Turn {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Turn, ParseError> {
+        const EXPECTED: &str = "a point such as d6, a move such as a7-d7, optionally with xb4";
+        let err = ParseError { expected: EXPECTED };
+        let point = |t: &str| Point::from_name(t).ok_or(err.clone());
+        let (body, capture) = match s.split_once('x') {
+            Some((body, cap)) => (body, Some(point(cap)?)),
+            None => (s, None),
+        };
+        let (from, to) = match body.split_once('-') {
+            Some((from, to)) => (Some(point(from)?), point(to)?),
+            None => (None, point(body)?),
+        };
+        Ok(Turn { from, to, capture })
+    }
+}
+
+/// The bitboard core of a position: what repetition compares, and what perft copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Position {
+    pub(crate) pieces: [u32; 2],
+    pub(crate) reserves: [u8; 2],
+    pub(crate) to_move: Player,
+}
+
+impl Position {
+    const START: Position = Position {
+        pieces: [0, 0],
+        reserves: [PIECES, PIECES],
+        to_move: Player::Blue,
+    };
+
+    /// An exact key: the whole position packed in 57 bits (no hashing, no collisions).
+    #[inline]
+    pub(crate) fn key(&self) -> u64 {
+        self.pieces[0] as u64
+            | (self.pieces[1] as u64) << 24
+            | (self.reserves[0] as u64) << 48
+            | (self.reserves[1] as u64) << 52
+            | (self.to_move as u64) << 56
+    }
+
+    #[inline]
+    pub(crate) fn empty(&self) -> u32 {
+        !(self.pieces[0] | self.pieces[1]) & ALL
+    }
+
+    #[inline]
+    pub(crate) fn placement_over(&self) -> bool {
+        self.reserves == [0, 0]
+    }
+
+    /// Flying: placement is over and the player has exactly three pieces.
+    #[inline]
+    pub(crate) fn can_fly(&self, p: Player) -> bool {
+        self.placement_over() && self.pieces[p.index()].count_ones() == 3
+    }
+
+    /// Empty points the piece on `from` may go to (no check that `from` holds a piece).
+    #[inline]
+    pub(crate) fn destinations(&self, p: Player, from: u32) -> u32 {
+        if self.can_fly(p) {
+            self.empty()
+        } else {
+            ADJACENT[from as usize] & self.empty()
+        }
+    }
+
+    /// True when the player, in the moving stage, has at least one move.
+    #[inline]
+    pub(crate) fn has_move(&self, p: Player) -> bool {
+        let mine = self.pieces[p.index()];
+        if self.can_fly(p) {
+            return self.empty() != 0;
+        }
+        let empty = self.empty();
+        Bits(mine).any(|from| ADJACENT[from as usize] & empty != 0)
+    }
+
+    /// Outcome of a completed turn: `self` is the position after it, with the turn already
+    /// passed to the opponent; `repetitions` counts this position's occurrences including now.
+    #[inline]
+    pub(crate) fn outcome_after_turn(
+        &self,
+        turns: u16,
+        max_turns: u16,
+        repetitions: usize,
+    ) -> Option<Outcome> {
+        let next = self.to_move;
+        let mover = next.opponent();
+        let n = next.index();
+        if self.pieces[n].count_ones() + (self.reserves[n] as u32) < 3 {
+            return Some(Outcome {
+                winner: Some(mover),
+                reason: Reason::Pieces,
+            });
+        }
+        if self.placement_over() && !self.has_move(next) {
+            return Some(Outcome {
+                winner: Some(mover),
+                reason: Reason::Blocked,
+            });
+        }
+        if repetitions >= 3 {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::Repetition,
+            });
+        }
+        if turns >= max_turns {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::Limit,
+            });
+        }
+        None
+    }
+}
+
+/// Opponent pieces that may be captured: those outside complete mills, or all of them when every
+/// one stands in a mill.
+#[inline]
+pub(crate) fn capturable(theirs: u32) -> u32 {
+    let mut in_mill = 0;
+    for m in MILLS {
+        if theirs & m == m {
+            in_mill |= m;
+        }
+    }
+    if in_mill == theirs {
+        theirs
+    } else {
+        theirs & !in_mill
+    }
+}
+
+/// True when the player's pieces `mine` (after the step) form a mill through `to`.
+#[inline]
+pub(crate) fn closes_mill(mine: u32, to: u32) -> bool {
+    let [a, b] = MILLS_THROUGH[to as usize];
+    mine & a == a || mine & b == b
+}
+
+/// A Nine Men's Morris game: the position, the phase, the turn count and limit, the last turn,
+/// the result and the positions seen since the last irreversible turn (for repetition).
+///
+/// Values are immutable in practice: every transition returns a new `Morris`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Morris {
+    pos: Position,
+    phase: Phase,
+    turns: u16,
+    max_turns: u16,
+    /// The last completed turn, or during [`Phase::Capture`] the pending step (capture `None`).
+    last: Option<Turn>,
+    outcome: Option<Outcome>,
+    /// Keys of the positions after each completed turn since the last placement or capture
+    /// (which make every earlier position unreachable), current position last.
+    seen: Vec<u64>,
+}
+
+impl Default for Morris {
+    fn default() -> Morris {
+        Morris::new()
+    }
+}
+
+impl Morris {
+    /// A new game with the default limit of 100 turns.
+    pub fn new() -> Morris {
+        Morris {
+            pos: Position::START,
+            phase: Phase::Play,
+            turns: 0,
+            max_turns: DEFAULT_MAX_TURNS,
+            last: None,
+            outcome: None,
+            seen: vec![Position::START.key()],
+        }
+    }
+
+    /// A new game with this turn limit (1–500).
+    pub fn with_max_turns(max_turns: u32) -> Result<Morris, LimitOutOfRange> {
+        let max_turns = check_max_turns(max_turns)?;
+        Ok(Morris {
+            max_turns,
+            ..Morris::new()
+        })
+    }
+
+    /// The phase: play, capture pending, or over.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Completed turns of both players (placements included).
+    pub fn turns(&self) -> u32 {
+        self.turns as u32
+    }
+
+    /// The turn limit.
+    pub fn max_turns(&self) -> u16 {
+        self.max_turns
+    }
+
+    /// The piece on a point.
+    pub fn piece_at(&self, p: Point) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|pl| self.pos.pieces[pl.index()] & p.bit() != 0)
+    }
+
+    /// A player's pieces on the board.
+    pub fn pieces(&self, player: Player) -> Points {
+        Points(self.pos.pieces[player.index()])
+    }
+
+    /// Number of a player's pieces on the board.
+    pub fn pieces_on_board(&self, player: Player) -> u8 {
+        self.pos.pieces[player.index()].count_ones() as u8
+    }
+
+    /// Pieces left in a player's reserve.
+    pub fn reserve(&self, player: Player) -> u8 {
+        self.pos.reserves[player.index()]
+    }
+
+    /// A player's stage label (see [`Stage`]).
+    pub fn stage(&self, player: Player) -> Stage {
+        match self.reserve(player) {
+            0 if self.pieces_on_board(player) <= 3 => Stage::Flying,
+            0 => Stage::Moving,
+            remaining => Stage::Placing { remaining },
+        }
+    }
+
+    /// True while the player to move still has pieces in reserve, so their turn is a placement.
+    pub fn is_placing(&self) -> bool {
+        self.pos.reserves[self.pos.to_move.index()] > 0
+    }
+
+    /// True when the player to move may fly (placement over, exactly three pieces).
+    pub fn can_fly(&self) -> bool {
+        self.pos.can_fly(self.pos.to_move)
+    }
+
+    /// The last completed turn; during a pending capture, the step that closed the mill.
+    pub fn last_turn(&self) -> Option<Turn> {
+        self.last
+    }
+
+    /// How many times the current position has occurred (1 for a new one).
+    pub fn repetitions(&self) -> usize {
+        let key = self.pos.key();
+        self.seen.iter().filter(|&&k| k == key).count()
+    }
+
+    /// Where the piece on `from` may go now: empty for anything but a movable piece of the player
+    /// to move in the play phase of the moving stage.
+    pub fn destinations(&self, from: Point) -> Points {
+        let me = self.pos.to_move;
+        if self.phase != Phase::Play
+            || self.is_placing()
+            || self.pos.pieces[me.index()] & from.bit() == 0
+        {
+            return Points::EMPTY;
+        }
+        Points(self.pos.destinations(me, from.index() as u32))
+    }
+
+    /// Pieces of the player to move that have a destination now (empty outside the moving stage).
+    pub fn movable(&self) -> Points {
+        let me = self.pos.to_move;
+        Points(self.pos.pieces[me.index()])
+            .iter()
+            .filter(|&p| !self.destinations(p).is_empty())
+            .collect()
+    }
+
+    /// Empty points where the player to move may place now (empty outside placement).
+    pub fn placements(&self) -> Points {
+        if self.phase == Phase::Play && self.is_placing() {
+            Points(self.pos.empty())
+        } else {
+            Points::EMPTY
+        }
+    }
+
+    /// Opponent pieces the player to move may capture now (empty unless a capture is pending).
+    pub fn capturable(&self) -> Points {
+        if self.phase != Phase::Capture {
+            return Points::EMPTY;
+        }
+        Points(capturable(
+            self.pos.pieces[self.pos.to_move.opponent().index()],
+        ))
+    }
+
+    /// True when the piece on `p` stands in a complete mill of its colour.
+    pub fn in_mill(&self, p: Point) -> bool {
+        self.piece_at(p).is_some_and(|owner| {
+            let mine = self.pos.pieces[owner.index()];
+            p.mills().iter().any(|m| mine & m.0 == m.0)
+        })
+    }
+
+    /// Ends the turn: counts it, passes the move, records the position, decides the result.
+    fn finish_turn(&mut self, irreversible: bool) {
+        self.turns += 1;
+        self.pos.to_move = self.pos.to_move.opponent();
+        let key = self.pos.key();
+        if irreversible {
+            self.seen.clear();
+        }
+        self.seen.push(key);
+        let reps = self.repetitions();
+        self.outcome = self
+            .pos
+            .outcome_after_turn(self.turns, self.max_turns, reps);
+        self.phase = if self.outcome.is_some() {
+            Phase::Over
+        } else {
+            Phase::Play
+        };
+    }
+
+    /// After a place or move step: wait for a capture if a mill closed, else end the turn.
+    fn after_step(mut self, from: Option<Point>, to: Point) -> Morris {
+        let me = self.pos.to_move;
+        self.last = Some(Turn {
+            from,
+            to,
+            capture: None,
+        });
+        let mill = closes_mill(self.pos.pieces[me.index()], to.index() as u32);
+        // With no opponent piece on the board there is nothing to take (unreachable from the
+        // start position, where the opponent always has a piece when a mill closes).
+        if mill && self.pos.pieces[me.opponent().index()] != 0 {
+            self.phase = Phase::Capture;
+        } else {
+            self.finish_turn(from.is_none());
+        }
+        self
+    }
+
+    fn check_placement(&self, to: Point) -> Result<(), Illegal> {
+        let me = self.pos.to_move.index();
+        if self.pos.reserves[me] == 0 {
+            Err(Illegal::MustMove)
+        } else if self.pos.empty() & to.bit() == 0 {
+            Err(Illegal::Occupied)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn check_move(&self, from: Point, to: Point) -> Result<(), Illegal> {
+        let me = self.pos.to_move;
+        if self.pos.reserves[me.index()] > 0 {
+            Err(Illegal::MustPlace)
+        } else if self.pos.pieces[me.index()] & from.bit() == 0 {
+            Err(Illegal::NotYourPiece)
+        } else if from == to {
+            Err(Illegal::SamePoint)
+        } else if self.pos.empty() & to.bit() == 0 {
+            Err(Illegal::Occupied)
+        } else if self.pos.destinations(me, from.index() as u32) & to.bit() == 0 {
+            Err(Illegal::NotAdjacent)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn check_capture(&self, at: Point) -> Result<(), Illegal> {
+        let theirs = self.pos.pieces[self.pos.to_move.opponent().index()];
+        if theirs & at.bit() == 0 {
+            Err(Illegal::NotOpponentPiece)
+        } else if capturable(theirs) & at.bit() == 0 {
+            Err(Illegal::Protected)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The ASCII board used in tests and debugging: `.` empty, `B` blue, `R` red, by index.
+    pub fn board_string(&self) -> String {
+        Point::all()
+            .map(|p| match self.piece_at(p) {
+                None => '.',
+                Some(Player::Blue) => 'B',
+                Some(Player::Red) => 'R',
+            })
+            .collect()
+    }
+
+    pub(crate) fn position(&self) -> Position {
+        self.pos
+    }
+
+    pub(crate) fn seen(&self) -> &[u64] {
+        &self.seen
+    }
+}
+
+impl fmt::Debug for Morris {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Morris")
+            .field("board", &self.board_string())
+            .field("reserves", &self.pos.reserves)
+            .field("to_move", &self.pos.to_move)
+            .field("phase", &self.phase)
+            .field("turns", &self.turns)
+            .field("max_turns", &self.max_turns)
+            .field("last", &self.last)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
+
+impl Game for Morris {
+    type Action = Action;
+    type Turn = Turn;
+    const KIND: GameKind = GameKind::Morris;
+
+    fn to_move(&self) -> Player {
+        self.pos.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn turns(&self) -> u32 {
+        self.turns as u32
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Capture => self.capturable().iter().map(Action::Capture).collect(),
+            Phase::Play if self.is_placing() => {
+                self.placements().iter().map(Action::Place).collect()
+            }
+            Phase::Play => self
+                .pieces(self.pos.to_move)
+                .iter()
+                .flat_map(|from| {
+                    self.destinations(from)
+                        .iter()
+                        .map(move |to| Action::Move { from, to })
+                })
+                .collect(),
+        }
+    }
+
+    fn play(&self, action: Action) -> Result<Morris, Illegal> {
+        if self.phase == Phase::Over {
+            return Err(Illegal::GameOver);
+        }
+        let me = self.pos.to_move.index();
+        match (self.phase, action) {
+            (Phase::Capture, Action::Capture(at)) => {
+                self.check_capture(at)?;
+                let mut next = self.clone();
+                next.pos.pieces[1 - me] &= !at.bit();
+                if let Some(last) = next.last.as_mut() {
+                    last.capture = Some(at);
+                }
+                next.finish_turn(true);
+                Ok(next)
+            }
+            (Phase::Capture, _) => Err(Illegal::CaptureRequired),
+            (_, Action::Capture(_)) => Err(Illegal::NoCapturePending),
+            (_, Action::Place(to)) => {
+                self.check_placement(to)?;
+                let mut next = self.clone();
+                next.pos.pieces[me] |= to.bit();
+                next.pos.reserves[me] -= 1;
+                Ok(next.after_step(None, to))
+            }
+            (_, Action::Move { from, to }) => {
+                self.check_move(from, to)?;
+                let mut next = self.clone();
+                next.pos.pieces[me] ^= from.bit() | to.bit();
+                Ok(next.after_step(Some(from), to))
+            }
+        }
+    }
+
+    fn legal_turns(&self) -> Vec<Turn> {
+        let steps = match self.phase {
+            Phase::Over => return Vec::new(),
+            // The turn in progress: its step is already played, only the capture is open.
+            Phase::Capture => {
+                let Some(last) = self.last else {
+                    return Vec::new();
+                };
+                return self
+                    .capturable()
+                    .iter()
+                    .map(|c| Turn {
+                        capture: Some(c),
+                        ..last
+                    })
+                    .collect();
+            }
+            Phase::Play => self.legal_actions(),
+        };
+        let mut turns = Vec::with_capacity(steps.len());
+        for step in steps {
+            let (from, to) = match step {
+                Action::Place(to) => (None, to),
+                Action::Move { from, to } => (Some(from), to),
+                Action::Capture(_) => continue,
+            };
+            let Ok(after) = self.play(step) else { continue };
+            if after.phase == Phase::Capture {
+                turns.extend(after.capturable().iter().map(|c| Turn {
+                    from,
+                    to,
+                    capture: Some(c),
+                }));
+            } else {
+                turns.push(Turn {
+                    from,
+                    to,
+                    capture: None,
+                });
+            }
+        }
+        turns
+    }
+
+    fn play_turn(&self, turn: Turn) -> Result<Morris, Illegal> {
+        let after_step = if self.phase == Phase::Capture {
+            // Completing the turn in progress: the step must be the one already played.
+            match self.last {
+                Some(last) if last.from == turn.from && last.to == turn.to => self.clone(),
+                _ => return Err(Illegal::CaptureRequired),
+            }
+        } else {
+            self.play(turn.step())?
+        };
+        match (after_step.phase, turn.capture) {
+            (Phase::Capture, Some(at)) => after_step.play(Action::Capture(at)),
+            (Phase::Capture, None) => Err(Illegal::MissingCapture),
+            (_, Some(_)) => Err(Illegal::UnexpectedCapture),
+            (_, None) => Ok(after_step),
+        }
+    }
+
+    fn parse_turn(token: &str) -> Result<Turn, ParseError> {
+        token.parse()
+    }
+
+    fn to_json(&self) -> String {
+        let mut s = String::with_capacity(160);
+        s.push_str("{\"game\":\"morris\",\"board\":");
+        push_json_string(&mut s, &self.board_string());
+        s.push_str(&format!(
+            ",\"reserves\":[{},{}],\"to_move\":{},\"turns\":{},\"phase\":\"{}\",\"winner\":{},\"reason\":{}}}",
+            self.pos.reserves[0],
+            self.pos.reserves[1],
+            self.pos.to_move.index(),
+            self.turns,
+            self.phase.as_str(),
+            self.outcome
+                .and_then(|o| o.winner)
+                .map_or("null".to_string(), |w| w.index().to_string()),
+            self.outcome
+                .map_or("null".to_string(), |o| format!("\"{}\"", o.reason.as_str())),
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests;
