@@ -110,11 +110,11 @@ pub fn write<G: Game>(turns: &[G::Turn]) -> String {
 /// Perft through the public surface only ([`Game::legal_turns`] and [`Game::play_turn`]): slow,
 /// but an independent check of each game's fast perft.
 pub fn perft_by_turns<G: Game>(game: &G, depth: u32) -> u64 {
-    if game.is_over() {
-        return 0;
-    }
     if depth == 0 {
         return 1;
+    }
+    if game.is_over() {
+        return 0;
     }
     game.legal_turns()
         .into_iter()

@@ -13,10 +13,10 @@ use crate::Game;
 /// assert_eq!(perft(&Meta::new(), 2), 720);
 /// ```
 pub fn perft(game: &Meta, depth: u32) -> u64 {
-    if game.is_over() {
-        0
-    } else if depth == 0 {
+    if depth == 0 {
         1
+    } else if game.is_over() {
+        0
     } else {
         search(game, depth)
     }

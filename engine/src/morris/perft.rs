@@ -26,8 +26,8 @@ pub fn perft(game: &Morris, depth: u32) -> u64 {
         segment: 0,
     };
     match game.phase() {
-        Phase::Over => 0,
         _ if depth == 0 => 1,
+        Phase::Over => 0,
         Phase::Play => search.perft(game.position(), game.turns, depth),
         Phase::Capture => {
             let pos = game.position();

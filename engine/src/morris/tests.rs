@@ -1,1 +1,448 @@
+//! One named test per rule of SPEC §2, including the seed's validation list: geometry, placement,
+//! captures and protection, double mill, immutability, moves, flying, re-formed mill, losses by
+//! capture and by blocking, victory before the limit, limit after a capture, repetition.
 
+use super::*;
+use crate::record;
+
+fn p(name: &str) -> Point {
+    Point::from_name(name).unwrap_or_else(|| panic!("no point {name}"))
+}
+
+fn points(names: &str) -> u32 {
+    names.split_whitespace().fold(0, |m, n| m | p(n).bit())
+}
+
+fn replay(rec: &str) -> Morris {
+    record::replay(Morris::new(), rec).unwrap_or_else(|e| panic!("{rec}: {e}"))
+}
+
+fn turn(g: &Morris, token: &str) -> Result<Morris, Illegal> {
+    g.play_turn(token.parse().unwrap())
+}
+
+/// A position in the moving stage (unless reserves say otherwise), as if reached in play.
+fn setup(blue: &str, red: &str, reserves: [u8; 2], to_move: Player) -> Morris {
+    let mut g = Morris::new();
+    g.pos = Position {
+        pieces: [points(blue), points(red)],
+        reserves,
+        to_move,
+    };
+    assert_eq!(g.pos.pieces[0] & g.pos.pieces[1], 0, "overlapping setup");
+    g.turns = 40;
+    g.seen = vec![g.pos.key()];
+    g
+}
+
+#[test]
+fn placement_alternates_and_counts_down_the_reserves() {
+    let g = replay("d6 b4 a7");
+    assert_eq!(g.to_move(), Player::Red);
+    assert_eq!((g.reserve(Player::Blue), g.reserve(Player::Red)), (7, 8));
+    assert_eq!(g.turns(), 3);
+    assert_eq!(g.piece_at(p("d6")), Some(Player::Blue));
+    assert_eq!(g.piece_at(p("b4")), Some(Player::Red));
+    assert_eq!(g.board_string().matches('B').count(), 2);
+    assert_eq!(turn(&g, "d6"), Err(Illegal::Occupied));
+    assert_eq!(turn(&g, "a7-d7"), Err(Illegal::MustPlace));
+    assert_eq!(g.legal_actions().len(), 21);
+}
+
+#[test]
+fn moving_starts_only_when_both_reserves_are_empty() {
+    // Seventeen placements without a mill: blue's reserve is empty, red still places.
+    let rec = "a7 d7 g7 a4 g4 g1 a1 d1 b6 d6 f6 b4 f4 f2 b2 d2 c5";
+    let g = replay(rec);
+    assert_eq!(g.reserve(Player::Blue), 0);
+    assert_eq!(g.reserve(Player::Red), 1);
+    assert_eq!(g.to_move(), Player::Red);
+    assert_eq!(g.stage(Player::Blue), Stage::Moving);
+    assert_eq!(turn(&g, "d5-e5"), Err(Illegal::MustPlace));
+    let g = turn(&g, "e5").unwrap();
+    assert!(!g.is_placing() && g.to_move() == Player::Blue);
+    assert_eq!(turn(&g, "e4"), Err(Illegal::MustMove));
+    assert!(g
+        .legal_actions()
+        .iter()
+        .all(|a| matches!(a, Action::Move { .. })));
+    assert!(!g.legal_actions().is_empty());
+}
+
+#[test]
+fn moves_go_to_an_adjacent_empty_point() {
+    let g = setup("a7 g7 g1 b6", "d7 d1 a1 f2", [0, 0], Player::Blue);
+    assert_eq!(g.destinations(p("a7")), [p("a4")].into_iter().collect());
+    assert_eq!(turn(&g, "a7-d6"), Err(Illegal::NotAdjacent));
+    assert_eq!(turn(&g, "a7-d7"), Err(Illegal::Occupied));
+    assert_eq!(turn(&g, "d7-d6"), Err(Illegal::NotYourPiece));
+    assert_eq!(turn(&g, "a4-a7"), Err(Illegal::NotYourPiece));
+    let after = turn(&g, "a7-a4").unwrap();
+    assert_eq!(after.piece_at(p("a4")), Some(Player::Blue));
+    assert_eq!(after.piece_at(p("a7")), None);
+    assert!(g.destinations(p("d7")).is_empty(), "not the mover's piece");
+    assert_eq!(
+        g.play(Action::Move {
+            from: p("a7"),
+            to: p("a7")
+        }),
+        Err(Illegal::SamePoint)
+    );
+}
+
+#[test]
+fn flying_only_with_exactly_three_pieces_after_placement() {
+    // Three pieces once placement is over: any empty point.
+    let g = setup("a7 g7 g1", "d7 d1 a1 f2", [0, 0], Player::Blue);
+    assert!(g.can_fly());
+    assert_eq!(g.stage(Player::Blue), Stage::Flying);
+    assert_eq!(g.destinations(p("a7")).len(), 24 - 7);
+    assert!(turn(&g, "a7-e4").is_ok());
+    // Four pieces: no flying.
+    let g = setup("a7 g7 g1 b6", "d7 d1 a1", [0, 0], Player::Blue);
+    assert!(!g.can_fly());
+    assert_eq!(turn(&g, "a7-e4"), Err(Illegal::NotAdjacent));
+    // Three pieces on the board during placement: still placing, never flying.
+    let g = setup("a7 g7 g1", "d7 d1 a1", [2, 2], Player::Blue);
+    assert!(!g.can_fly());
+    assert_eq!(g.stage(Player::Blue), Stage::Placing { remaining: 2 });
+    assert_eq!(turn(&g, "a7-e4"), Err(Illegal::MustPlace));
+}
+
+#[test]
+fn closing_a_mill_waits_for_a_capture_by_the_same_player() {
+    let g = replay("a7 b6 d7 d6");
+    let pending = g.play(Action::Place(p("g7"))).unwrap();
+    assert_eq!(pending.phase(), Phase::Capture);
+    assert_eq!(pending.to_move(), Player::Blue);
+    assert_eq!(pending.turns(), 4, "the turn is not counted yet");
+    assert_eq!(pending.capturable(), Points(points("b6 d6")));
+    assert_eq!(
+        pending.legal_actions(),
+        vec![Action::Capture(p("b6")), Action::Capture(p("d6"))]
+    );
+    assert_eq!(
+        pending.play(Action::Place(p("a1"))),
+        Err(Illegal::CaptureRequired)
+    );
+    assert_eq!(
+        pending.play(Action::Capture(p("a7"))),
+        Err(Illegal::NotOpponentPiece)
+    );
+    assert_eq!(
+        pending.play(Action::Capture(p("a1"))),
+        Err(Illegal::NotOpponentPiece)
+    );
+    let done = pending.play(Action::Capture(p("d6"))).unwrap();
+    assert_eq!(done.phase(), Phase::Play);
+    assert_eq!((done.turns(), done.to_move()), (5, Player::Red));
+    assert_eq!(done.piece_at(p("d6")), None);
+    assert_eq!(
+        done.last_turn(),
+        Some(Turn {
+            from: None,
+            to: p("g7"),
+            capture: Some(p("d6"))
+        })
+    );
+    // Captured pieces never return: red's total is down to 8 (reserve 7 + 1 on the board).
+    assert_eq!(
+        done.reserve(Player::Red) + done.pieces_on_board(Player::Red),
+        8
+    );
+    assert_eq!(
+        g.play(Action::Capture(p("b6"))),
+        Err(Illegal::NoCapturePending)
+    );
+}
+
+#[test]
+fn a_turn_token_must_name_its_capture_and_only_then() {
+    let g = replay("a7 b6 d7 d6");
+    assert_eq!(turn(&g, "g7"), Err(Illegal::MissingCapture));
+    assert_eq!(turn(&g, "a1xb6"), Err(Illegal::UnexpectedCapture));
+    assert_eq!(turn(&g, "g7xa7"), Err(Illegal::NotOpponentPiece));
+    assert!(turn(&g, "g7xb6").is_ok());
+}
+
+#[test]
+fn a_double_mill_captures_only_one_piece() {
+    // Blue closes the top side and the d-file cross line with one placement on d7.
+    let g = setup("a7 g7 d6 d5", "a1 d1 g1 f4 b2", [1, 1], Player::Blue);
+    let pending = g.play(Action::Place(p("d7"))).unwrap();
+    assert_eq!(pending.phase(), Phase::Capture);
+    let done = pending.play(Action::Capture(p("f4"))).unwrap();
+    assert_eq!(done.phase(), Phase::Play);
+    assert_eq!(done.to_move(), Player::Red);
+    assert_eq!(
+        done.pieces_on_board(Player::Red),
+        4,
+        "exactly one piece removed"
+    );
+    // Every capturing turn lists one turn per target, never two captures.
+    assert!(g
+        .legal_turns()
+        .iter()
+        .filter(|t| t.to == p("d7"))
+        .all(|t| t.capture.is_some()));
+}
+
+#[test]
+fn pieces_in_mills_are_protected_while_others_are_not() {
+    // Red's bottom side a1-d1-g1 is a mill; b2 stands alone.
+    let g = setup("a7 d7 b6 d6", "a1 d1 g1 b2", [1, 1], Player::Blue);
+    let pending = g.play(Action::Place(p("f6"))).unwrap();
+    assert_eq!(pending.capturable(), Points(points("b2")));
+    assert_eq!(
+        pending.play(Action::Capture(p("d1"))),
+        Err(Illegal::Protected)
+    );
+    assert!(pending.play(Action::Capture(p("b2"))).is_ok());
+    assert!(pending.in_mill(p("a1")) && !pending.in_mill(p("b2")));
+}
+
+#[test]
+fn when_every_opponent_piece_is_in_a_mill_any_may_be_taken() {
+    let g = setup("a7 d7 b6 d6", "a1 d1 g1 g4 g7", [1, 1], Player::Blue);
+    // Red: a1-d1-g1 and g1-g4-g7, all five pieces in mills.
+    let pending = g.play(Action::Place(p("f6"))).unwrap();
+    assert_eq!(pending.capturable(), Points(points("a1 d1 g1 g4 g7")));
+    assert!(pending.play(Action::Capture(p("g1"))).is_ok());
+}
+
+#[test]
+fn a_reformed_mill_captures_again_an_intact_one_does_not() {
+    // Blue's mill a7-d7-g7 stands; red has spare pieces; moving stage.
+    let g = setup("a7 d7 g7 b2", "a1 d1 f2 e3 c3", [0, 0], Player::Blue);
+    // Moving another piece gives nothing: the standing mill is not "closed" again.
+    let g = turn(&g, "b2-b4").unwrap();
+    assert_eq!(g.phase(), Phase::Play);
+    let g = turn(&g, "f2-f4").unwrap();
+    // Opening the mill, then closing it again, captures.
+    let g = turn(&g, "a7-a4").unwrap();
+    let g = turn(&g, "f4-f2").unwrap();
+    assert_eq!(turn(&g, "a4-a7"), Err(Illegal::MissingCapture));
+    let g = turn(&g, "a4-a7xc3").unwrap();
+    assert_eq!(g.pieces_on_board(Player::Red), 4);
+}
+
+#[test]
+fn fewer_than_three_pieces_reserve_included_loses() {
+    // Blue flies (three pieces) to close the top side and takes one of red's three.
+    let g = setup("a7 d7 f6", "a1 g1 c3", [0, 0], Player::Blue);
+    let won = turn(&g, "f6-g7xa1").unwrap();
+    assert_eq!(
+        won.outcome(),
+        Some(Outcome {
+            winner: Some(Player::Blue),
+            reason: Reason::Pieces
+        })
+    );
+    assert_eq!(won.phase(), Phase::Over);
+    assert_eq!(turn(&won, "g7-f6"), Err(Illegal::GameOver));
+    assert_eq!(won.play(Action::Capture(p("g1"))), Err(Illegal::GameOver));
+    assert!(won.legal_actions().is_empty() && won.legal_turns().is_empty());
+    // The reserve counts: two on the board plus one in reserve is still three.
+    let g = setup("a7 d7 b2", "a1 g1 c3", [1, 1], Player::Blue);
+    let g = turn(&g, "g7xc3").unwrap();
+    assert_eq!(g.outcome(), None, "2 on the board + 1 in reserve");
+}
+
+#[test]
+fn blocked_right_after_the_last_placement_loses() {
+    // Blue holds the four outer corners; red's ninth piece on a4 walls them in.
+    let g = setup("a7 g7 g1 a1", "d7 g4 d1", [0, 1], Player::Red);
+    let end = turn(&g, "a4").unwrap();
+    assert_eq!(
+        end.outcome(),
+        Some(Outcome {
+            winner: Some(Player::Red),
+            reason: Reason::Blocked
+        })
+    );
+    // Not blocked while a piece can still slide.
+    let g = setup("a7 g7 g1 a1", "d7 g4 d1", [0, 1], Player::Red);
+    assert_eq!(turn(&g, "b4").unwrap().outcome(), None);
+}
+
+#[test]
+fn blocked_in_the_moving_stage_loses_but_a_flying_side_is_never_blocked() {
+    let g = setup("a7 g7 g1 a1", "d7 g4 d1 b4", [0, 0], Player::Red);
+    let end = turn(&g, "b4-a4").unwrap();
+    assert_eq!(end.outcome().map(|o| o.reason), Some(Reason::Blocked));
+    assert_eq!(end.outcome().and_then(|o| o.winner), Some(Player::Red));
+    // Three blue pieces walled in, but flying: the game goes on.
+    let g = setup("a7 g7 g1", "d7 g4 d1 b4 f2", [0, 0], Player::Red);
+    let next = turn(&g, "f2-f4").unwrap();
+    assert_eq!(next.outcome(), None);
+    assert!(!next.legal_actions().is_empty());
+}
+
+#[test]
+fn victory_comes_before_the_limit_on_a_capturing_turn() {
+    let mut g = setup("a7 d7 f6", "a1 g1 c3", [0, 0], Player::Blue);
+    g.max_turns = 41;
+    let end = turn(&g, "f6-g7xa1").unwrap();
+    assert_eq!(end.turns(), 41);
+    assert_eq!(
+        end.outcome(),
+        Some(Outcome {
+            winner: Some(Player::Blue),
+            reason: Reason::Pieces
+        })
+    );
+}
+
+#[test]
+fn the_limit_counts_a_capturing_turn_once_and_draws_after_the_capture() {
+    let mut g = setup("a7 d7 f6", "a1 g1 c3 e3", [0, 0], Player::Blue);
+    g.max_turns = 41;
+    let pending = g.play(Action::Move {
+        from: p("f6"),
+        to: p("g7"),
+    });
+    let pending = pending.unwrap();
+    assert_eq!(
+        pending.phase(),
+        Phase::Capture,
+        "no draw before the capture"
+    );
+    assert_eq!(pending.turns(), 40);
+    let end = pending.play(Action::Capture(p("e3"))).unwrap();
+    assert_eq!(end.turns(), 41);
+    assert_eq!(
+        end.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::Limit
+        })
+    );
+}
+
+#[test]
+fn the_default_limit_is_a_hundred_turns_and_settable_from_one_to_five_hundred() {
+    assert_eq!(Morris::new().max_turns(), 100);
+    assert!(Morris::with_max_turns(0).is_err());
+    assert!(Morris::with_max_turns(501).is_err());
+    assert_eq!(Morris::with_max_turns(500).unwrap().max_turns(), 500);
+    let g = record::replay(Morris::with_max_turns(1).unwrap(), "d6").unwrap();
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Limit));
+    assert_eq!(g.outcome().and_then(|o| o.winner), None);
+    let g = record::replay(Morris::with_max_turns(3).unwrap(), "d6 b4").unwrap();
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn the_third_occurrence_of_a_position_is_a_draw() {
+    let g = setup("a7 g7 g1 b2", "a1 d1 f2 c3", [0, 0], Player::Blue);
+    let shuffle = ["b2-b4", "c3-c4", "b4-b2", "c4-c3"];
+    let mut g = g;
+    for (i, t) in shuffle.iter().enumerate() {
+        g = turn(&g, t).unwrap();
+        assert_eq!(g.outcome(), None, "after {i}");
+    }
+    assert_eq!(
+        g.repetitions(),
+        2,
+        "the start position has now occurred twice"
+    );
+    for t in &shuffle[..3] {
+        g = turn(&g, t).unwrap();
+        assert_eq!(g.outcome(), None);
+    }
+    let before = g.clone();
+    let end = turn(&g, shuffle[3]).unwrap();
+    assert_eq!(end.repetitions(), 3);
+    assert_eq!(
+        end.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::Repetition
+        })
+    );
+    // Undo is a stack of states: the earlier state keeps its own counts.
+    assert_eq!(before.repetitions(), 2);
+    assert_eq!(before.outcome(), None);
+}
+
+#[test]
+fn a_capture_or_placement_makes_earlier_positions_unreachable() {
+    let g = replay("d6 b4 a7");
+    assert_eq!(
+        g.seen.len(),
+        1,
+        "placements reset the positions that can repeat"
+    );
+    let g = setup("a7 g7 g1 b2", "a1 d1 f2 c3", [0, 0], Player::Blue);
+    let g = turn(&g, "b2-b4").unwrap();
+    assert_eq!(g.seen.len(), 2);
+}
+
+#[test]
+fn playing_never_changes_the_previous_state() {
+    let g = replay("a7 b6 d7 d6");
+    let copy = g.clone();
+    let pending = g.play(Action::Place(p("g7"))).unwrap();
+    let _ = pending.play(Action::Capture(p("b6"))).unwrap();
+    let _ = g.play(Action::Place(p("a7")));
+    assert_eq!(g, copy);
+    assert_eq!(pending.phase(), Phase::Capture);
+}
+
+#[test]
+fn stage_labels_follow_the_reserve_and_the_piece_count() {
+    let g = Morris::new();
+    assert_eq!(g.stage(Player::Blue), Stage::Placing { remaining: 9 });
+    let g = setup("a7 g7 g1 b2", "a1 d1 f2", [0, 0], Player::Blue);
+    assert_eq!(g.stage(Player::Blue), Stage::Moving);
+    assert_eq!(g.stage(Player::Red), Stage::Flying);
+    let g = setup("a7", "a1 d1", [1, 0], Player::Blue);
+    assert_eq!(g.stage(Player::Blue), Stage::Placing { remaining: 1 });
+    assert_eq!(g.stage(Player::Red), Stage::Flying, "a label only");
+}
+
+#[test]
+fn capture_phase_turns_complete_the_turn_in_progress() {
+    let g = replay("a7 b6 d7 d6");
+    let pending = g.play(Action::Place(p("g7"))).unwrap();
+    let turns = pending.legal_turns();
+    assert_eq!(turns.len(), 2);
+    assert!(turns.iter().all(|t| t.to == p("g7") && t.capture.is_some()));
+    assert!(pending.play_turn(turns[0]).is_ok());
+    assert_eq!(turn(&pending, "a1xb6"), Err(Illegal::CaptureRequired));
+    assert_eq!(turn(&pending, "g7"), Err(Illegal::MissingCapture));
+    assert_eq!(
+        super::perft::perft(&pending, 1),
+        2,
+        "perft finishes the turn first"
+    );
+}
+
+#[test]
+fn json_matches_the_command_line_contract() {
+    let g = Morris::new();
+    assert_eq!(
+        g.to_json(),
+        r#"{"game":"morris","board":"........................","reserves":[9,9],"to_move":0,"turns":0,"phase":"play","winner":null,"reason":null}"#
+    );
+    let g = setup("a7 d7 f6", "a1 g1 c3", [0, 0], Player::Blue);
+    let won = turn(&g, "f6-g7xa1").unwrap();
+    assert_eq!(
+        won.to_json(),
+        r#"{"game":"morris","board":"BBB.R.................R.","reserves":[0,0],"to_move":1,"turns":41,"phase":"over","winner":0,"reason":"pieces"}"#
+    );
+}
+
+#[test]
+fn notation_round_trips_and_rejects_malformed_tokens() {
+    for t in ["d6", "a7-d7", "d6xb4", "a7-d7xg1"] {
+        let parsed: Turn = t.parse().unwrap();
+        assert_eq!(parsed.to_string(), t);
+    }
+    for bad in [
+        "", "D6", "d4", "h1", "a0", "a8", "x", "-", "d6x", "a7-", "a7--d7", "d6xb4xa1", "a7-d7-g7",
+        "xd6", " d6", "d6 ", "é",
+    ] {
+        assert!(bad.parse::<Turn>().is_err(), "{bad:?} parsed");
+    }
+}

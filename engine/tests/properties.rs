@@ -1,0 +1,208 @@
+//! Property tests over random games of both games: nothing panics, every listed action applies,
+//! playing never mutates the previous state, notation round-trips, a game's record replays to
+//! the same state, and the fast perft agrees with the public surface from any reached position.
+
+use engine::meta::{self, Meta};
+use engine::morris::{self, Action, Morris, Phase};
+use engine::{record, Game};
+use proptest::prelude::*;
+
+/// Plays a random Morris game step by step, each choice picking among the listed actions. When a
+/// choice is a multiple of 3 and the mover can take back their previous move, it does: that
+/// steers games into repetitions, which pure random play almost never reaches.
+fn random_morris(max_turns: u32, choices: &[u32]) -> (Morris, Vec<morris::Turn>, Vec<Morris>) {
+    let mut g = Morris::with_max_turns(max_turns).unwrap();
+    let mut turns = Vec::new();
+    let mut states = vec![g.clone()];
+    let mut previous: [Option<(morris::Point, morris::Point)>; 2] = [None, None];
+    for &choice in choices {
+        if g.is_over() {
+            break;
+        }
+        let actions = g.legal_actions();
+        assert!(
+            !actions.is_empty(),
+            "a live game always has an action: {g:?}"
+        );
+        let me = g.to_move().index();
+        let back = previous[me].and_then(|(from, to)| {
+            actions
+                .iter()
+                .copied()
+                .find(|a| *a == Action::Move { from: to, to: from })
+        });
+        let action = match back {
+            Some(a) if choice % 3 == 0 => a,
+            _ => actions[choice as usize % actions.len()],
+        };
+        let before = g.clone();
+        let next = g
+            .play(action)
+            .unwrap_or_else(|e| panic!("{action} listed but {e}"));
+        assert_eq!(g, before, "play changed the previous state");
+        if let Action::Move { from, to } = action {
+            previous[me] = Some((from, to));
+        }
+        if next.phase() != Phase::Capture {
+            turns.push(next.last_turn().expect("a completed turn is recorded"));
+            states.push(next.clone());
+        }
+        g = next;
+    }
+    (g, turns, states)
+}
+
+fn random_meta(choices: &[u32]) -> (Meta, Vec<meta::Cell>, Vec<Meta>) {
+    let mut g = Meta::new();
+    let mut turns = Vec::new();
+    let mut states = vec![g];
+    for &choice in choices {
+        if g.is_over() {
+            break;
+        }
+        let actions = g.legal_actions();
+        assert!(!actions.is_empty());
+        let cell = actions[choice as usize % actions.len()];
+        let before = g;
+        let next = g.play(cell).unwrap();
+        assert_eq!(g, before);
+        turns.push(cell);
+        states.push(next);
+        g = next;
+    }
+    (g, turns, states)
+}
+
+fn check_turns_are_consistent<G: Game>(g: &G) {
+    for t in g.legal_turns() {
+        let text = t.to_string();
+        assert_eq!(G::parse_turn(&text), Ok(t), "{text} does not round-trip");
+        assert!(g.play_turn(t).is_ok(), "{text} listed but refused");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_morris_games_replay_from_their_record(
+        max_turns in prop_oneof![Just(100u32), 1u32..=500, 1u32..=30],
+        choices in proptest::collection::vec(any::<u32>(), 0..400),
+    ) {
+        let (g, turns, states) = random_morris(max_turns, &choices);
+        let text = record::write::<Morris>(&turns);
+        let start = Morris::with_max_turns(max_turns).unwrap();
+        let replayed = record::replay(start, &text);
+        // A game stopped on a pending capture replays to the last completed turn.
+        let expected = states.last().unwrap();
+        prop_assert_eq!(replayed.as_ref(), Ok(expected));
+        if g.phase() != Phase::Capture {
+            prop_assert_eq!(&g, expected);
+        }
+        for t in &turns {
+            prop_assert_eq!(Morris::parse_turn(&t.to_string()), Ok(*t));
+        }
+        check_turns_are_consistent(&g);
+        prop_assert!(g.turns() <= max_turns);
+        if let Some(o) = g.outcome() {
+            prop_assert_eq!(g.phase(), Phase::Over);
+            prop_assert!(g.legal_actions().is_empty());
+            if o.reason == engine::Reason::Repetition {
+                prop_assert_eq!(g.repetitions(), 3);
+            }
+        }
+    }
+
+    #[test]
+    fn random_meta_games_replay_from_their_record(
+        choices in proptest::collection::vec(any::<u32>(), 0..90),
+    ) {
+        let (g, turns, _) = random_meta(&choices);
+        let text = record::write::<Meta>(&turns);
+        prop_assert_eq!(record::replay(Meta::new(), &text), Ok(g));
+        check_turns_are_consistent(&g);
+    }
+
+    #[test]
+    fn fast_morris_perft_agrees_with_the_public_surface_anywhere(
+        max_turns in prop_oneof![Just(100u32), 20u32..=60],
+        choices in proptest::collection::vec(any::<u32>(), 0..120),
+    ) {
+        let (g, _, states) = random_morris(max_turns, &choices);
+        // The reached state, which may have a capture pending, and a few on the way.
+        for s in std::iter::once(&g).chain(states.iter().rev().step_by(7).take(3)) {
+            for depth in 0..=2 {
+                prop_assert_eq!(
+                    morris::perft::perft(s, depth),
+                    record::perft_by_turns(s, depth),
+                    "depth {} from {:?}", depth, s
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_meta_perft_agrees_with_the_public_surface_anywhere(
+        choices in proptest::collection::vec(any::<u32>(), 0..80),
+    ) {
+        let (g, _, _) = random_meta(&choices);
+        for depth in 0..=3 {
+            prop_assert_eq!(meta::perft::perft(&g, depth), record::perft_by_turns(&g, depth));
+        }
+    }
+
+    #[test]
+    fn arbitrary_records_never_panic(text in ".{0,200}", bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let lossy = String::from_utf8_lossy(&bytes);
+        for t in [text.as_str(), lossy.as_ref()] {
+            if let Err(e) = record::replay(Morris::new(), t) {
+                let json = e.to_json();
+                prop_assert!(json.starts_with(r#"{"error":"illegal","index":"#), "{}", json);
+            }
+            let _ = record::replay(Meta::new(), t);
+            let _ = Morris::parse_turn(t);
+            let _ = Meta::parse_turn(t);
+        }
+    }
+
+    #[test]
+    fn every_action_of_either_game_applies_through_any_game(
+        choices in proptest::collection::vec(any::<u32>(), 0..200),
+    ) {
+        let (g, _, _) = random_morris(100, &choices);
+        let any = engine::AnyGame::Morris(g.clone());
+        for t in g.legal_turns() {
+            let next = any.play_token(&t.to_string()).unwrap();
+            prop_assert_eq!(next.turns(), g.turns() + 1);
+        }
+    }
+}
+
+#[test]
+fn biased_random_play_reaches_every_end_reason() {
+    use engine::Reason::*;
+    let mut seen = std::collections::HashSet::new();
+    let mut seed = 7u64;
+    for game in 0..3000u32 {
+        let choices: Vec<u32> = (0..600)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed >> 16) as u32
+            })
+            .collect();
+        let max_turns = if game % 10 == 0 { 30 } else { 500 };
+        let (g, _, _) = random_morris(max_turns, &choices);
+        if let Some(o) = g.outcome() {
+            seen.insert(o.reason);
+        }
+        if seen.len() == 4 {
+            break;
+        }
+    }
+    assert_eq!(
+        seen,
+        [Pieces, Blocked, Repetition, Limit].into_iter().collect()
+    );
+}
