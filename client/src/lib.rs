@@ -1,0 +1,20 @@
+//! The web client: a Yew app compiled to WebAssembly that plays Nine Men's Morris and Ultimate
+//! tic-tac-toe hot-seat in one tab. Every rule decision comes from the [`engine`] crate.
+//!
+//! [`model`] holds the pages' states and transitions with no web dependency (tested natively);
+//! [`ui`] renders them with Yew and turns clicks and keys into model events.
+//!
+//! ```
+//! use client::model::morris::{Event, Model};
+//! use engine::morris::Point;
+//!
+//! let mut page = Model::new();
+//! page.update(Event::Activate(Point::from_name("d6").unwrap()));
+//! assert_eq!(page.game().turns(), 1);
+//! assert_eq!(page.status(), "Au tour de Rouge : posez un pion.");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod model;
+pub mod ui;

@@ -1,0 +1,5 @@
+//! Entry point of the WebAssembly client: mounts the app.
+
+fn main() {
+    client::ui::start();
+}

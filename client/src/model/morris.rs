@@ -1,0 +1,366 @@
+//! The hot-seat Nine Men's Morris page as a model: the game and its undo stack, the selected
+//! piece, the keyboard focus, the last refusal, the turn-limit setting and the new-game dialog.
+
+use super::text::{self, LIMIT_ERROR};
+use super::{NewGameDialog, Table};
+use engine::morris::{check_max_turns, Action, Morris, Phase, Point, Points};
+use engine::{Direction, Game};
+
+/// What the player did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A click, or Enter/Space on the focused point.
+    Activate(Point),
+    /// An arrow key on the board.
+    Arrow(Direction),
+    /// « Annuler ».
+    Undo,
+    /// « Nouvelle partie »: opens the confirmation.
+    AskNewGame,
+    /// The limit typed in the confirmation.
+    DialogLimit(String),
+    /// « Commencer » in the confirmation.
+    ConfirmNewGame,
+    /// « Reprendre la partie »: closes the confirmation, keeping game and limit.
+    CancelNewGame,
+    /// The turn-limit setting under the rules (applies before the first move only).
+    Limit(String),
+}
+
+/// The page's whole state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    table: Table<Morris>,
+    /// The selected piece (moving stage), never sent anywhere.
+    pub selected: Option<Point>,
+    /// The point with the keyboard focus.
+    pub focus: Point,
+    /// The last refusal, in French.
+    pub notice: Option<String>,
+    /// The turn-limit setting as typed.
+    pub limit_text: String,
+    /// Why the typed setting was refused.
+    pub limit_error: Option<String>,
+    /// The open « Nouvelle partie » confirmation.
+    pub dialog: Option<NewGameDialog>,
+}
+
+impl Default for Model {
+    fn default() -> Model {
+        Model::new()
+    }
+}
+
+impl Model {
+    /// A fresh game with the default limit.
+    pub fn new() -> Model {
+        let game = Morris::new();
+        Model {
+            limit_text: game.max_turns().to_string(),
+            table: Table::new(game),
+            selected: None,
+            focus: Point::new(0).expect("point 0"),
+            notice: None,
+            limit_error: None,
+            dialog: None,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Morris {
+        self.table.game()
+    }
+
+    /// True when « Annuler » does something.
+    pub fn can_undo(&self) -> bool {
+        self.selected.is_some() || self.table.can_undo()
+    }
+
+    /// True while the turn limit may be set under the rules: before the first move.
+    pub fn limit_editable(&self) -> bool {
+        self.table.is_untouched()
+    }
+
+    /// Destinations of the selected piece (pale green).
+    pub fn destinations(&self) -> Points {
+        self.selected
+            .map_or(Points::EMPTY, |p| self.game().destinations(p))
+    }
+
+    /// Handles one event.
+    pub fn update(&mut self, event: Event) {
+        match event {
+            Event::Activate(p) => {
+                self.focus = p;
+                self.activate(p);
+            }
+            Event::Arrow(d) => self.focus = self.focus.toward(d),
+            Event::Undo => {
+                self.notice = None;
+                if self.selected.take().is_none() {
+                    self.table.undo();
+                }
+            }
+            Event::AskNewGame => {
+                self.dialog = Some(NewGameDialog {
+                    limit_text: self.game().max_turns().to_string(),
+                    error: None,
+                })
+            }
+            Event::DialogLimit(text) => {
+                if let Some(d) = self.dialog.as_mut() {
+                    d.limit_text = text;
+                    d.error = None;
+                }
+            }
+            Event::ConfirmNewGame => {
+                let Some(dialog) = self.dialog.as_mut() else {
+                    return;
+                };
+                match parse_limit(&dialog.limit_text) {
+                    Ok(game) => {
+                        self.limit_text = game.max_turns().to_string();
+                        self.limit_error = None;
+                        self.table.reset(game);
+                        self.selected = None;
+                        self.notice = None;
+                        self.dialog = None;
+                    }
+                    Err(e) => dialog.error = Some(e),
+                }
+            }
+            Event::CancelNewGame => self.dialog = None,
+            Event::Limit(text) => {
+                if !self.limit_editable() {
+                    return;
+                }
+                match parse_limit(&text) {
+                    Ok(game) => {
+                        self.table.reset(game);
+                        self.limit_error = None;
+                    }
+                    Err(e) => self.limit_error = Some(e),
+                }
+                self.limit_text = text;
+            }
+        }
+    }
+
+    fn activate(&mut self, p: Point) {
+        let game = self.game().clone();
+        let me = game.to_move();
+        let result = match game.phase() {
+            Phase::Over => Err(engine::Illegal::GameOver),
+            Phase::Capture => self.table.play(Action::Capture(p), false),
+            Phase::Play if game.is_placing() => self.table.play(Action::Place(p), true),
+            Phase::Play => match (self.selected, game.piece_at(p)) {
+                (Some(s), _) if s == p => {
+                    self.selected = None;
+                    Ok(())
+                }
+                (_, Some(owner)) if owner == me => {
+                    self.selected = Some(p);
+                    self.notice = game
+                        .destinations(p)
+                        .is_empty()
+                        .then(|| "Ce pion est bloqué : choisissez-en un autre.".to_string());
+                    return;
+                }
+                (Some(from), None) => {
+                    let r = self.table.play(Action::Move { from, to: p }, true);
+                    if r.is_ok() {
+                        self.selected = None;
+                    }
+                    r
+                }
+                (None, None) => {
+                    self.notice =
+                        Some("Choisissez d'abord un de vos pions à déplacer.".to_string());
+                    return;
+                }
+                (_, Some(_)) => Err(engine::Illegal::NotYourPiece),
+            },
+        };
+        self.notice = result.err().map(text::morris_refusal);
+    }
+
+    /// The line under the board: whose turn and what to do, or the result.
+    pub fn status(&self) -> String {
+        let g = self.game();
+        let me = g.to_move();
+        match (g.outcome(), g.phase()) {
+            (Some(o), _) => text::result(o, g.max_turns()),
+            (None, Phase::Capture) => format!(
+                "{} a formé un moulin : choisissez un pion {} à capturer.",
+                text::player_name(me),
+                text::colour(me.opponent())
+            ),
+            (None, _) if g.is_placing() => {
+                format!("Au tour de {} : posez un pion.", text::player_name(me))
+            }
+            (None, _) if g.can_fly() => format!(
+                "Au tour de {} : déplacez un pion (saut permis).",
+                text::player_name(me)
+            ),
+            (None, _) => format!("Au tour de {} : déplacez un pion.", text::player_name(me)),
+        }
+    }
+}
+
+fn parse_limit(text: &str) -> Result<Morris, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .and_then(|n| check_max_turns(n).ok())
+        .map(|n| Morris::with_max_turns(n as u32).expect("checked"))
+        .ok_or_else(|| LIMIT_ERROR.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Player;
+
+    fn p(name: &str) -> Point {
+        Point::from_name(name).unwrap()
+    }
+
+    fn clicks(m: &mut Model, names: &str) {
+        for n in names.split_whitespace() {
+            m.update(Event::Activate(p(n)));
+        }
+    }
+
+    #[test]
+    fn a_pending_capture_is_undone_with_its_turn_and_adds_no_history_entry() {
+        let mut m = Model::new();
+        clicks(&mut m, "a7 b6 d7 d6 g7");
+        assert_eq!(m.game().phase(), Phase::Capture);
+        m.update(Event::Undo);
+        assert_eq!(m.game().turns(), 4);
+        assert_eq!(m.game().piece_at(p("g7")), None);
+        assert_eq!(m.game().phase(), Phase::Play);
+        // Complete the capture: one entry for the whole turn.
+        clicks(&mut m, "g7 b6");
+        assert_eq!(m.game().turns(), 5);
+        m.update(Event::Undo);
+        assert_eq!(m.game().turns(), 4);
+        assert_eq!(m.game().piece_at(p("b6")), Some(Player::Red));
+        assert_eq!(m.game().piece_at(p("g7")), None);
+    }
+
+    #[test]
+    fn undo_first_clears_a_bare_selection() {
+        let mut m = Model::new();
+        clicks(
+            &mut m,
+            "a7 d7 g7 a4 g4 g1 a1 d1 b6 d6 f6 b4 f4 f2 b2 d2 c5 e5",
+        );
+        assert!(!m.game().is_placing());
+        clicks(&mut m, "c5");
+        assert_eq!(m.selected, Some(p("c5")));
+        assert_eq!(m.destinations(), [p("d5"), p("c4")].into_iter().collect());
+        m.update(Event::Undo);
+        assert_eq!(m.selected, None);
+        assert_eq!(m.game().turns(), 18, "the selection only");
+        m.update(Event::Undo);
+        assert_eq!(m.game().turns(), 17);
+    }
+
+    #[test]
+    fn selection_rules_follow_the_product_sheet() {
+        let mut m = Model::new();
+        clicks(
+            &mut m,
+            "a7 d7 g7 a4 g4 g1 a1 d1 b6 d6 f6 b4 f4 f2 b2 d2 c5 e5",
+        );
+        clicks(&mut m, "c5");
+        clicks(&mut m, "c5");
+        assert_eq!(m.selected, None, "clicking the selected piece deselects");
+        clicks(&mut m, "c5 f4");
+        assert_eq!(
+            m.selected,
+            Some(p("f4")),
+            "another own piece changes the selection"
+        );
+        clicks(&mut m, "e4");
+        assert_eq!(m.game().piece_at(p("e4")), Some(Player::Blue));
+        assert_eq!(m.selected, None);
+        clicks(&mut m, "d6");
+        assert_eq!(m.selected, Some(p("d6")), "red to move now");
+        clicks(&mut m, "e4");
+        assert!(m.notice.is_some());
+    }
+
+    #[test]
+    fn refused_actions_leave_a_french_message_and_change_nothing() {
+        let mut m = Model::new();
+        clicks(&mut m, "d6 d6");
+        assert_eq!(m.notice.as_deref(), Some("Ce point est déjà occupé."));
+        assert_eq!(m.game().turns(), 1);
+        clicks(&mut m, "b4");
+        assert_eq!(m.notice, None);
+    }
+
+    #[test]
+    fn undo_works_after_the_end_of_the_game() {
+        let mut m = Model::new();
+        m.update(Event::Limit("1".into()));
+        clicks(&mut m, "d6");
+        assert!(m.game().is_over());
+        clicks(&mut m, "b4");
+        assert!(m
+            .notice
+            .as_deref()
+            .unwrap()
+            .starts_with("La partie est terminée"));
+        m.update(Event::Undo);
+        assert!(!m.game().is_over());
+        assert_eq!(m.game().max_turns(), 1, "the limit is kept");
+    }
+
+    #[test]
+    fn the_limit_is_set_before_the_first_move_or_in_the_confirmation() {
+        let mut m = Model::new();
+        m.update(Event::Limit("0".into()));
+        assert_eq!(m.limit_error.as_deref(), Some(LIMIT_ERROR));
+        assert_eq!(m.game().max_turns(), 100);
+        m.update(Event::Limit("abc".into()));
+        assert!(m.limit_error.is_some());
+        m.update(Event::Limit("42".into()));
+        assert_eq!((m.game().max_turns(), m.limit_error.clone()), (42, None));
+        clicks(&mut m, "d6");
+        assert!(!m.limit_editable());
+        m.update(Event::Limit("7".into()));
+        assert_eq!(m.game().max_turns(), 42, "locked after the first move");
+        // Cancel keeps the game and its limit.
+        m.update(Event::AskNewGame);
+        m.update(Event::DialogLimit("9".into()));
+        m.update(Event::CancelNewGame);
+        assert_eq!((m.game().turns(), m.game().max_turns()), (1, 42));
+        // An invalid limit in the confirmation is refused; the game stays.
+        m.update(Event::AskNewGame);
+        m.update(Event::DialogLimit("501".into()));
+        m.update(Event::ConfirmNewGame);
+        assert_eq!(
+            m.dialog.as_ref().unwrap().error.as_deref(),
+            Some(LIMIT_ERROR)
+        );
+        assert_eq!(m.game().turns(), 1);
+        m.update(Event::DialogLimit("12".into()));
+        m.update(Event::ConfirmNewGame);
+        assert_eq!((m.game().turns(), m.game().max_turns()), (0, 12));
+        assert!(m.dialog.is_none() && m.limit_editable());
+        assert_eq!(m.limit_text, "12");
+    }
+
+    #[test]
+    fn arrows_move_the_focus_in_the_visual_direction() {
+        let mut m = Model::new();
+        m.update(Event::Arrow(Direction::Right));
+        assert_eq!(m.focus, p("d7"));
+        m.update(Event::Arrow(Direction::Down));
+        assert_eq!(m.focus, p("d6"));
+        assert_eq!(m.game().turns(), 0, "navigation never plays");
+    }
+}

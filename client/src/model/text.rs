@@ -1,0 +1,151 @@
+//! The French wording of the interface: names, labels, refusals and results.
+
+use engine::meta::SmallBoard;
+use engine::morris::Stage;
+use engine::{Illegal, Outcome, Player, Reason};
+
+/// « Bleu » or « Rouge ».
+pub fn player_name(p: Player) -> &'static str {
+    match p {
+        Player::Blue => "Bleu",
+        Player::Red => "Rouge",
+    }
+}
+
+/// « bleu » or « rouge », as an adjective.
+pub fn colour(p: Player) -> &'static str {
+    match p {
+        Player::Blue => "bleu",
+        Player::Red => "rouge",
+    }
+}
+
+/// The stage label under a Morris player.
+pub fn stage(s: Stage) -> String {
+    match s {
+        Stage::Placing { remaining: 1 } => "Phase de pose (1 jeton restant)".to_string(),
+        Stage::Placing { remaining } => format!("Phase de pose ({remaining} jetons restants)"),
+        Stage::Moving => "Phase de mouvement".to_string(),
+        Stage::Flying => "Phase de saut".to_string(),
+    }
+}
+
+/// Why a Morris step was refused.
+pub fn morris_refusal(e: Illegal) -> String {
+    match e {
+        Illegal::GameOver => "La partie est terminée : annulez le dernier tour ou commencez une nouvelle partie.",
+        Illegal::CaptureRequired => "Vous avez formé un moulin : capturez d'abord un pion adverse entouré de doré.",
+        Illegal::NoCapturePending => "Aucune capture n'est en attente.",
+        Illegal::MustPlace => "Il vous reste des pions à poser : choisissez un point libre.",
+        Illegal::MustMove => "Votre réserve est vide : déplacez un de vos pions.",
+        Illegal::Occupied => "Ce point est déjà occupé.",
+        Illegal::NotYourPiece => "Ce n'est pas un de vos pions.",
+        Illegal::NotAdjacent => "Ce pion ne peut aller que sur un point voisin libre (le saut n'est permis qu'avec trois pions).",
+        Illegal::NotOpponentPiece => "Capturez un pion adverse entouré de doré.",
+        Illegal::Protected => "Ce pion est protégé par un moulin : choisissez un pion entouré de doré.",
+        Illegal::SamePoint => "Choisissez un autre point.",
+        Illegal::MissingCapture | Illegal::UnexpectedCapture => "Ce tour n'est pas valable.",
+        Illegal::BoardClosed | Illegal::WrongBoard | Illegal::OutOfRange => "Coup impossible.",
+    }
+    .to_string()
+}
+
+/// Where a small board stands in the big one: « en haut à droite », « au centre », …
+pub fn board_place(board: u8) -> &'static str {
+    [
+        "en haut à gauche",
+        "en haut au centre",
+        "en haut à droite",
+        "au centre à gauche",
+        "au centre",
+        "au centre à droite",
+        "en bas à gauche",
+        "en bas au centre",
+        "en bas à droite",
+    ][board as usize % 9]
+}
+
+/// Why an Ultimate tic-tac-toe move was refused.
+pub fn meta_refusal(e: Illegal, required: Option<u8>) -> String {
+    match (e, required) {
+        (Illegal::GameOver, _) => {
+            "La partie est terminée : annulez le dernier coup ou commencez une nouvelle partie."
+                .to_string()
+        }
+        (Illegal::Occupied, _) => "Cette case est déjà prise.".to_string(),
+        (Illegal::BoardClosed, _) => {
+            "Cette grille est terminée : jouez dans une grille ouverte.".to_string()
+        }
+        (Illegal::WrongBoard, Some(b)) => {
+            format!("Vous devez jouer dans la grille {}.", board_place(b))
+        }
+        _ => "Coup impossible.".to_string(),
+    }
+}
+
+/// The result banner.
+pub fn result(o: Outcome, max_turns: u16) -> String {
+    match (o.winner, o.reason) {
+        (Some(w), Reason::Pieces) => format!(
+            "{} gagne : {} n'a plus assez de pions.",
+            player_name(w),
+            player_name(w.opponent())
+        ),
+        (Some(w), Reason::Blocked) => format!(
+            "{} gagne : {} est bloqué.",
+            player_name(w),
+            player_name(w.opponent())
+        ),
+        (Some(w), _) => format!("{} gagne : trois grilles alignées.", player_name(w)),
+        (None, Reason::Repetition) => {
+            "Partie nulle : la même position est apparue trois fois.".to_string()
+        }
+        (None, Reason::Limit) => format!("Partie nulle : limite de {max_turns} tours atteinte."),
+        (None, _) => "Partie nulle : toutes les grilles sont fermées sans alignement.".to_string(),
+    }
+}
+
+/// A screen-reader label for a small board's state.
+pub fn small_board(s: SmallBoard) -> &'static str {
+    match s {
+        SmallBoard::Open => "ouverte",
+        SmallBoard::Won(Player::Blue) => "gagnée par Bleu",
+        SmallBoard::Won(Player::Red) => "gagnée par Rouge",
+        SmallBoard::Drawn => "nulle",
+    }
+}
+
+/// Refusal of a turn limit outside 1–500 or not a number.
+pub const LIMIT_ERROR: &str = "La limite doit être un nombre entier de 1 à 500.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_labels_use_the_singular_for_one_piece() {
+        assert_eq!(
+            stage(Stage::Placing { remaining: 1 }),
+            "Phase de pose (1 jeton restant)"
+        );
+        assert_eq!(
+            stage(Stage::Placing { remaining: 9 }),
+            "Phase de pose (9 jetons restants)"
+        );
+        assert_eq!(stage(Stage::Flying), "Phase de saut");
+    }
+
+    #[test]
+    fn results_name_the_winner_and_the_reason() {
+        let o = Outcome {
+            winner: Some(Player::Red),
+            reason: Reason::Blocked,
+        };
+        assert_eq!(result(o, 100), "Rouge gagne : Bleu est bloqué.");
+        let o = Outcome {
+            winner: None,
+            reason: Reason::Limit,
+        };
+        assert_eq!(result(o, 37), "Partie nulle : limite de 37 tours atteinte.");
+    }
+}

@@ -1,0 +1,252 @@
+//! Pieces shared by both game pages: links, player cards, the action bar, the result banner, the
+//! new-game dialog and the keyboard handling of a board.
+
+use super::{navigate, Route};
+use crate::model::text;
+use crate::model::NewGameDialog;
+use engine::{Direction, Outcome, Player};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LinkProps {
+    pub to: Route,
+    pub go: Callback<Route>,
+    #[prop_or_default]
+    pub class: Classes,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// An internal link that changes the page without reloading.
+#[component]
+pub fn Link(props: &LinkProps) -> Html {
+    let onclick = {
+        let (to, go) = (props.to, props.go.clone());
+        Callback::from(move |e: MouseEvent| {
+            if !(e.ctrl_key() || e.meta_key() || e.shift_key()) {
+                e.prevent_default();
+                navigate(to, &go);
+            }
+        })
+    };
+    html! {
+        <a href={props.to.path()} class={props.class.clone()} {onclick}>{ props.children.clone() }</a>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlayerCardProps {
+    pub player: Player,
+    pub active: bool,
+    pub title: AttrValue,
+    pub detail: AttrValue,
+}
+
+/// A player's name, colour and stage; highlighted while it is their turn.
+#[component]
+pub fn PlayerCard(props: &PlayerCardProps) -> Html {
+    let class = classes!(
+        "player",
+        if props.player == Player::Blue {
+            "blue"
+        } else {
+            "red"
+        },
+        props.active.then_some("active")
+    );
+    html! {
+        <div {class} data-player={props.player.index().to_string()}>
+            <span class="swatch" aria-hidden="true"></span>
+            <div>
+                <strong>{ props.title.clone() }</strong>
+                <div class="detail">{ props.detail.clone() }</div>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StatusProps {
+    pub outcome: Option<Outcome>,
+    pub text: AttrValue,
+    #[prop_or_default]
+    pub notice: Option<AttrValue>,
+}
+
+/// The result area: whose turn or the result (with the end-to-end hooks), and the last refusal.
+#[component]
+pub fn Status(props: &StatusProps) -> Html {
+    let (status, winner) = match props.outcome {
+        None => ("playing", None),
+        Some(Outcome {
+            winner: Some(w), ..
+        }) => ("won", Some(w.index().to_string())),
+        Some(_) => ("draw", None),
+    };
+    let class = classes!(
+        "status",
+        (status != "playing").then_some("over"),
+        props.outcome.and_then(|o| o.winner).map(|w| match w {
+            Player::Blue => "blue",
+            Player::Red => "red",
+        })
+    );
+    html! {
+        <div class="status-area">
+            <p {class} data-status={status} data-winner={winner} aria-live="polite">
+                { props.text.clone() }
+            </p>
+            if let Some(n) = &props.notice {
+                <p class="notice" role="alert">{ n.clone() }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ActionsProps {
+    pub can_undo: bool,
+    pub on_undo: Callback<()>,
+    pub on_new: Callback<()>,
+    /// The colour of the undo button, when it follows the last mover.
+    #[prop_or_default]
+    pub undo_colour: Option<Player>,
+}
+
+/// « Annuler » and « Nouvelle partie ».
+#[component]
+pub fn Actions(props: &ActionsProps) -> Html {
+    let undo = props.on_undo.reform(|_: MouseEvent| ());
+    let new = props.on_new.reform(|_: MouseEvent| ());
+    let undo_class = classes!(
+        "button",
+        props.undo_colour.map(|p| match p {
+            Player::Blue => "blue",
+            Player::Red => "red",
+        })
+    );
+    html! {
+        <div class="actions">
+            <button type="button" class={undo_class} disabled={!props.can_undo} onclick={undo}>
+                { "Annuler" }
+            </button>
+            <button type="button" class="button secondary" onclick={new}>{ "Nouvelle partie" }</button>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DialogProps {
+    pub dialog: NewGameDialog,
+    /// Shows the turn-limit field (Morris).
+    pub with_limit: bool,
+    pub on_limit: Callback<String>,
+    pub on_confirm: Callback<()>,
+    pub on_cancel: Callback<()>,
+}
+
+/// The « Nouvelle partie » confirmation. Escape or « Reprendre la partie » keeps the game.
+#[component]
+pub fn ConfirmNewGame(props: &DialogProps) -> Html {
+    let confirm_ref = use_node_ref();
+    {
+        let confirm_ref = confirm_ref.clone();
+        use_effect_with((), move |_| {
+            if let Some(b) = confirm_ref.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    let on_input = props.on_limit.reform(|e: InputEvent| {
+        e.target_unchecked_into::<web_sys::HtmlInputElement>()
+            .value()
+    });
+    let on_submit = {
+        let confirm = props.on_confirm.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            confirm.emit(());
+        })
+    };
+    let on_cancel = props.on_cancel.reform(|_: MouseEvent| ());
+    let on_key = {
+        let cancel = props.on_cancel.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                cancel.emit(());
+            }
+        })
+    };
+    html! {
+        <div class="backdrop" onkeydown={on_key}>
+            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title" novalidate=true
+                onsubmit={on_submit}>
+                <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
+                <p>{ "La partie en cours sera abandonnée." }</p>
+                if props.with_limit {
+                    <label class="limit">
+                        { "Limite de tours (1 à 500) " }
+                        <input type="number" min="1" max="500" inputmode="numeric"
+                            value={props.dialog.limit_text.clone()} oninput={on_input}
+                            aria-invalid={props.dialog.error.is_some().to_string()} />
+                    </label>
+                    if let Some(e) = &props.dialog.error {
+                        <p class="notice" role="alert">{ e.clone() }</p>
+                    }
+                }
+                <div class="actions">
+                    <button type="submit" class="button" ref={confirm_ref}>{ "Commencer" }</button>
+                    <button type="button" class="button secondary" onclick={on_cancel}>
+                        { "Reprendre la partie" }
+                    </button>
+                </div>
+            </form>
+        </div>
+    }
+}
+
+/// What a key on a board asks for.
+pub enum BoardKey {
+    /// Move the focus.
+    Arrow(Direction),
+    /// Act on the focused point or cell.
+    Activate,
+}
+
+/// Reads a keydown on a board; `None` for keys the board ignores (Tab among them).
+pub fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
+    if e.alt_key() || e.ctrl_key() || e.meta_key() {
+        return None;
+    }
+    match e.key().as_str() {
+        "Enter" | " " | "Spacebar" => Some(BoardKey::Activate),
+        key => Direction::from_key(key).map(BoardKey::Arrow),
+    }
+}
+
+/// Moves the DOM focus to `selector` inside `board` when the focus is already in the board, so
+/// that arrow keys carry it along (the board stays a single Tab stop: one element has
+/// `tabindex="0"`).
+pub fn follow_focus(board: &NodeRef, selector: &str) {
+    let Some(board) = board.cast::<web_sys::Element>() else {
+        return;
+    };
+    let active = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let inside = active.is_some_and(|a| board.contains(Some(&a)));
+    if !inside {
+        return;
+    }
+    if let Ok(Some(target)) = board.query_selector(selector) {
+        if let Ok(svg) = target.dyn_into::<web_sys::SvgElement>() {
+            let _ = svg.focus();
+        }
+    }
+}
+
+/// A short label for a player's pieces: « pion bleu ».
+pub fn piece_label(p: Player) -> String {
+    format!("pion {}", text::colour(p))
+}

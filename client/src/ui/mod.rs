@@ -1,0 +1,177 @@
+//! The Yew components: the app shell with its routes, the home page, and one page per game.
+//! Components render a model and dispatch events; they hold no rule.
+
+mod common;
+mod home;
+mod meta;
+mod morris;
+
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// A page of the site, one per path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `/`: choose a game and a mode.
+    Home,
+    /// `/moulin`: Nine Men's Morris, hot-seat.
+    Morris,
+    /// `/meta-morpion`: Ultimate tic-tac-toe, hot-seat.
+    Meta,
+    /// Anything else.
+    NotFound,
+}
+
+impl Route {
+    /// The route of a URL path.
+    pub fn from_path(path: &str) -> Route {
+        match path.trim_end_matches('/') {
+            "" => Route::Home,
+            "/moulin" => Route::Morris,
+            "/meta-morpion" => Route::Meta,
+            _ => Route::NotFound,
+        }
+    }
+
+    /// The URL path of the route.
+    pub fn path(self) -> &'static str {
+        match self {
+            Route::Home | Route::NotFound => "/",
+            Route::Morris => "/moulin",
+            Route::Meta => "/meta-morpion",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Route::Home | Route::NotFound => "Moulin et Méta Morpion — jouer à deux",
+            Route::Morris => "Jeu du moulin — deux joueurs",
+            Route::Meta => "Méta Morpion — deux joueurs",
+        }
+    }
+}
+
+/// A model the reducer can drive.
+pub trait PageModel: Clone + PartialEq + Default + 'static {
+    /// The events it takes.
+    type Event;
+    /// Applies one event.
+    fn apply(&mut self, event: Self::Event);
+}
+
+impl PageModel for crate::model::morris::Model {
+    type Event = crate::model::morris::Event;
+    fn apply(&mut self, event: Self::Event) {
+        self.update(event)
+    }
+}
+
+impl PageModel for crate::model::meta::Model {
+    type Event = crate::model::meta::Event;
+    fn apply(&mut self, event: Self::Event) {
+        self.update(event)
+    }
+}
+
+/// Wraps a page model as a Yew reducer: each event yields a new model.
+#[derive(Clone, PartialEq, Default)]
+pub struct Store<M>(pub M);
+
+impl<M: PageModel> Reducible for Store<M> {
+    type Action = M::Event;
+    fn reduce(self: Rc<Self>, action: M::Event) -> Rc<Self> {
+        let mut model = self.0.clone();
+        model.apply(action);
+        Rc::new(Store(model))
+    }
+}
+
+fn current_route() -> Route {
+    web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .map_or(Route::Home, |p| Route::from_path(&p))
+}
+
+/// Goes to a route without reloading the page.
+pub fn navigate(route: Route, set: &Callback<Route>) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(route.path()));
+    }
+    set.emit(route);
+}
+
+#[component]
+fn App() -> Html {
+    let route = use_state(current_route);
+    {
+        // Back and forward buttons.
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn()>::new(move || route.set(current_route()));
+            let window = web_sys::window().expect("a window");
+            let _ = window
+                .add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+            move || {
+                let _ = window.remove_event_listener_with_callback(
+                    "popstate",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        });
+    }
+    let go = {
+        let route = route.clone();
+        Callback::from(move |r: Route| route.set(r))
+    };
+    {
+        let title = route.title();
+        use_effect_with(*route, move |_| {
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                doc.set_title(title);
+            }
+        });
+    }
+    let page = match *route {
+        Route::Home => html! { <home::Home go={go.clone()} /> },
+        Route::Morris => html! { <morris::MorrisPage /> },
+        Route::Meta => html! { <meta::MetaPage /> },
+        Route::NotFound => html! {
+            <main class="page narrow">
+                <h1>{ "Page introuvable" }</h1>
+                <p>{ "Cette adresse ne correspond à aucune page du site." }</p>
+                <common::Link to={Route::Home} go={go.clone()}>{ "Retour à l'accueil" }</common::Link>
+            </main>
+        },
+    };
+    html! {
+        <>
+            <header class="site-header">
+                <common::Link to={Route::Home} go={go.clone()} class="brand">
+                    { "Jeux de stratégie à deux" }
+                </common::Link>
+                <nav aria-label="Jeux">
+                    <common::Link to={Route::Morris} go={go.clone()}>{ "Jeu du moulin" }</common::Link>
+                    <common::Link to={Route::Meta} go={go}>{ "Méta Morpion" }</common::Link>
+                </nav>
+            </header>
+            { page }
+        </>
+    }
+}
+
+/// Mounts the app on `#app` (or the body).
+pub fn start() {
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            // Drop the « Chargement… » placeholder.
+            root.set_inner_html("");
+            yew::Renderer::<App>::with_root(root).render()
+        }
+        None => yew::Renderer::<App>::new().render(),
+    };
+}
