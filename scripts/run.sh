@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up what is missing, builds the web client in release, and starts the relay serving it.
+# Extra arguments go to the relay (see `--help`), e.g. `scripts/run.sh --addr 0.0.0.0:3536`.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+"$ROOT/scripts/build-client.sh"
+step "Starting the relay"
+cargo build --release -p signaling
+exec "$CARGO_TARGET_DIR/release/signaling" --static-dir "$ROOT/client/dist" "$@"

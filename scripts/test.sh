@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting and lints, unit, property and integration tests, the
+# independent reference cross-check of the engine, the release client build, and the
+# headless-Chromium end-to-end suite. Installs what a fresh machine lacks first.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_node_modules "$ROOT/client/tools"
+ensure_node_modules "$ROOT/tests/e2e"
+ensure_chromium
+command -v python3 >/dev/null || apt_install python3
+
+step "Formatting and lints"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p client --target wasm32-unknown-unknown -- -D warnings
+
+step "Unit, property and integration tests"
+cargo test --workspace
+
+step "Release binaries"
+cargo build --release -p engine -p signaling
+
+step "Independent reference rules (Python) and the engine cross-checked against them"
+python3 tests/reference/test_rules.py
+python3 tests/reference/crosscheck.py --engine "$CARGO_TARGET_DIR/release/engine"
+
+step "Release client"
+"$ROOT/scripts/build-client.sh"
+
+step "End-to-end in headless Chromium"
+RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" \
+    node --test --test-concurrency=1 tests/e2e/

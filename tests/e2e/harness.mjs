@@ -1,0 +1,180 @@
+// Shared by the end-to-end suites: starts the relay serving the built client on a free loopback
+// port, launches Debian's headless Chromium, and knows the boards' notation.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TARGET = process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target');
+export const RELAY_BIN = process.env.RELAY_BIN || path.join(TARGET, 'release', 'signaling');
+export const ENGINE_BIN = process.env.ENGINE_BIN || path.join(TARGET, 'release', 'engine');
+export const STATIC_DIR = process.env.STATIC_DIR || path.join(ROOT, 'client', 'dist');
+export const SHOTS = process.env.SCREENSHOT_DIR || path.join(TARGET, 'screenshots');
+
+/** Starts the relay on 127.0.0.1:0; resolves with { url, stop }. */
+export async function startRelay(extraArgs = []) {
+  const child = spawn(RELAY_BIN, ['--addr', '127.0.0.1:0', '--static-dir', STATIC_DIR, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`relay did not start: ${stderr}`)), 15000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/[^\s]+?)\/?\s/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`relay exited ${code}: ${stderr}`)); });
+  });
+  child.removeAllListeners('exit');
+  return {
+    url,
+    stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }),
+  };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+export async function screenshot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Runs `engine replay GAME` on a record and parses its JSON line. */
+export function engineReplay(game, record, maxTurns) {
+  const args = ['replay', game, ...(maxTurns ? ['--max-turns', String(maxTurns)] : [])];
+  return JSON.parse(execFileSync(ENGINE_BIN, args, { input: record }).toString());
+}
+
+// Morris point names by index (SPEC §2) and their board coordinates.
+export const MORRIS_NAMES = ['a7', 'd7', 'g7', 'g4', 'g1', 'd1', 'a1', 'a4', 'b6', 'd6', 'f6', 'f4',
+  'f2', 'd2', 'b2', 'b4', 'c5', 'd5', 'e5', 'e4', 'e3', 'd3', 'c3', 'c4'];
+export const point = (name) => {
+  const i = MORRIS_NAMES.indexOf(name);
+  if (i < 0) throw new Error(`no point ${name}`);
+  return i;
+};
+/** A Morris token as the clicks it takes: [from?, to, capture?]. */
+export function morrisClicks(token) {
+  const [body, cap] = token.split('x');
+  const [a, b] = body.split('-');
+  return [a, b, cap].filter(Boolean).map(point);
+}
+
+/** UTTT cell index (board*9+cell) of an algebraic name such as e5. */
+export function cell(name) {
+  const col = name.charCodeAt(0) - 97;
+  const row = 9 - Number(name.slice(1));
+  return (Math.floor(row / 3) * 3 + Math.floor(col / 3)) * 9 + (row % 3) * 3 + (col % 3);
+}
+
+/** The board as the engine's JSON string, read from the data-piece hooks. */
+export async function boardString(page, attr, count, marks) {
+  return page.evaluate(({ attr, count, marks }) => {
+    let s = '';
+    for (let i = 0; i < count; i++) {
+      const el = document.querySelector(`[${attr}="${i}"]`);
+      const piece = el.getAttribute('data-piece');
+      s += piece === null ? '.' : marks[Number(piece)];
+    }
+    return s;
+  }, { attr, count, marks });
+}
+
+/** Index of the focused point or cell (`attr`), or null. */
+export function focused(page, attr) {
+  return page.evaluate((attr) => {
+    const v = document.activeElement && document.activeElement.getAttribute(attr);
+    return v === null || v === undefined ? null : Number(v);
+  }, attr);
+}
+
+/** Tabs from the top of the page until a board point or cell has the focus. */
+export async function tabIntoBoard(page, attr) {
+  for (let i = 0; i < 40; i++) {
+    if ((await focused(page, attr)) !== null) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('the board never got the focus by Tab');
+}
+
+const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+const learned = new Map(); // per hook attribute: "from|key" -> to, as observed
+
+/** Keys along known transitions from `from` to the first node satisfying `goal`, or null. */
+function plan(graph, from, goal) {
+  const seen = new Map([[from, []]]);
+  const queue = [from];
+  while (queue.length) {
+    const node = queue.shift();
+    if (goal(node)) return seen.get(node);
+    for (const key of Object.keys(ARROWS)) {
+      const next = graph.get(`${node}|${key}`);
+      if (next !== undefined && !seen.has(next)) {
+        seen.set(next, [...seen.get(node), key]);
+        queue.push(next);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Walks the focus to `target` with arrow keys only, as a person would: it learns where each key
+ * leads from each point as it goes, follows known paths, and otherwise tries the untried key that
+ * points most towards the target. `coords(i)` gives [x, y] with y up. Fails if the target cannot
+ * be reached, which would mean some point is not reachable by arrows.
+ */
+export async function arrowTo(page, attr, target, coords) {
+  if (!learned.has(attr)) learned.set(attr, new Map());
+  const graph = learned.get(attr);
+  const unknownKeys = (n) => Object.keys(ARROWS).filter((k) => !graph.has(`${n}|${k}`));
+  for (let presses = 0; presses < 500; presses++) {
+    const at = await focused(page, attr);
+    if (at === target) return presses;
+    const path = plan(graph, at, (n) => n === target) ?? plan(graph, at, (n) => unknownKeys(n).length > 0);
+    if (path === null) break;
+    let key = path[0];
+    if (key === undefined) {
+      const [x0, y0] = coords(at);
+      const [x1, y1] = coords(target);
+      const towards = (k) => ARROWS[k][0] * (x1 - x0) + ARROWS[k][1] * (y1 - y0);
+      key = unknownKeys(at).sort((a, b) => towards(b) - towards(a))[0];
+    }
+    await page.keyboard.press(key);
+    graph.set(`${at}|${key}`, await focused(page, attr));
+  }
+  throw new Error(`could not reach ${target} with arrows`);
+}
+
+export const morrisCoords = (i) => {
+  const n = MORRIS_NAMES[i];
+  return [n.charCodeAt(0) - 97, Number(n[1]) - 1];
+};
+export const metaCoords = (i) => {
+  const b = Math.floor(i / 9); const c = i % 9;
+  const col = (b % 3) * 3 + (c % 3);
+  const row = Math.floor(b / 3) * 3 + Math.floor(c / 3);
+  return [col, 8 - row];
+};
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
