@@ -34,6 +34,7 @@ pub mod meta;
 pub mod morris;
 pub mod nav;
 pub mod record;
+pub mod session;
 
 pub use nav::Direction;
 

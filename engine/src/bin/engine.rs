@@ -20,14 +20,16 @@ usage:
   engine perft meta <depth>
   engine replay morris [--max-turns N] < record  final state as one JSON line
   engine replay meta < record
+  engine verify < transcript                     checks an exported signed transcript
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
 meta: e5); lines starting with '[' are headers. --max-turns is 1-500 (default 100).
-Exit status: 0 success, 1 illegal record, 2 usage error.";
+Exit status: 0 success, 1 illegal record or transcript, 2 usage error.";
 
 enum Command {
     Perft { kind: GameKind, depth: u32 },
     Replay { kind: GameKind },
+    Verify,
 }
 
 struct Args {
@@ -83,11 +85,23 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             Command::Replay { kind }
         }
+        Some(&"verify") => {
+            if positional.len() > 1 || max_turns.is_some() {
+                return Err(
+                    "verify takes no argument (the transcript is read from standard input)".into(),
+                );
+            }
+            return Ok(Args {
+                command: Command::Verify,
+                max_turns,
+            });
+        }
         Some(other) => return Err(format!("unknown command {other:?}")),
         None => return Err(String::new()),
     };
     let kind = match command {
         Command::Perft { kind, .. } | Command::Replay { kind } => kind,
+        Command::Verify => unreachable!("returned above"),
     };
     if kind == GameKind::Meta && max_turns.is_some() {
         return Err("--max-turns applies to morris only".into());
@@ -112,12 +126,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Command::Verify = args.command {
+        return verify();
+    }
     let max_turns = args
         .max_turns
         .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32);
     let start = match AnyGame::new(
         match args.command {
             Command::Perft { kind, .. } | Command::Replay { kind } => kind,
+            Command::Verify => unreachable!("handled above"),
         },
         max_turns,
     ) {
@@ -143,12 +161,11 @@ fn main() -> ExitCode {
             println!("{count}");
             ExitCode::SUCCESS
         }
+        Command::Verify => unreachable!("handled above"),
         Command::Replay { .. } => {
-            let mut bytes = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-                eprintln!("engine: cannot read the record: {e}");
+            let Some(bytes) = read_stdin() else {
                 return ExitCode::from(2);
-            }
+            };
             let text = String::from_utf8_lossy(&bytes);
             let result = match start {
                 AnyGame::Morris(g) => record::replay::<Morris>(g, &text).map(|g| g.to_json()),
@@ -158,12 +175,56 @@ fn main() -> ExitCode {
                 Ok(json) => (json, ExitCode::SUCCESS),
                 Err(e) => (e.to_json(), ExitCode::from(1)),
             };
-            let mut out = std::io::stdout().lock();
-            // A closed pipe is not the record's fault: report it without panicking.
-            if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
-                return ExitCode::from(2);
-            }
-            code
+            print_line(&line, code)
         }
+    }
+}
+
+fn read_stdin() -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    match std::io::stdin().read_to_end(&mut bytes) {
+        Ok(_) => Some(bytes),
+        Err(e) => {
+            eprintln!("engine: cannot read standard input: {e}");
+            None
+        }
+    }
+}
+
+fn print_line(line: &str, code: ExitCode) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe is not the input's fault: report it without panicking.
+    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    code
+}
+
+/// `engine verify`: the final-state JSON of the transcript's current game, or its first bad
+/// entry.
+fn verify() -> ExitCode {
+    let Some(bytes) = read_stdin() else {
+        return ExitCode::from(2);
+    };
+    let result = match std::str::from_utf8(&bytes) {
+        Ok(text) => engine::session::transcript::verify(text),
+        Err(_) => Err(engine::session::transcript::VerifyError {
+            entry: 0,
+            message: "not UTF-8 text".into(),
+        }),
+    };
+    match result {
+        Ok(v) => match v.game() {
+            Some(g) => print_line(&g.to_json(), ExitCode::SUCCESS),
+            None => print_line(
+                &engine::session::transcript::VerifyError {
+                    entry: 0,
+                    message: "no game in the transcript".into(),
+                }
+                .to_json(),
+                ExitCode::from(1),
+            ),
+        },
+        Err(e) => print_line(&e.to_json(), ExitCode::from(1)),
     }
 }

@@ -1,0 +1,242 @@
+//! The two seats' hash chains as received: signature, sequence, chain and key checks on arrival,
+//! fork detection, and the one deterministic order in which both peers fold the entries.
+
+use super::wire::{join_proof, Body, Digest32, Entry, RoomId, Seat};
+use ed25519_dalek::VerifyingKey;
+use std::fmt;
+
+/// Why an entry was not added to the transcript.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Another room's entry.
+    WrongRoom,
+    /// The signature does not verify with the seat's key.
+    BadSignature,
+    /// A first entry that is not a `Hello`, or a `Hello` that is not first.
+    NotHello,
+    /// The host's `Hello` names another key than the invitation's.
+    WrongHostKey,
+    /// The guest did not prove it knows the room secret.
+    BadProof,
+    /// A guest entry before the guest's key is known.
+    UnknownGuest,
+    /// Another key tried to take a seat already bound to a key.
+    Intruder,
+    /// The previous-entry hash does not match the sender's chain.
+    BrokenChain,
+    /// Refers to an entry of ours we never wrote (a copy of our tab wrote it?).
+    UnknownSeen,
+    /// The sender's clock went backwards.
+    TimeWentBack,
+    /// A second, different entry with a sequence number already used: a fork.
+    Fork,
+    /// A sequence number beyond the next expected one (kept aside until the gap fills).
+    Gap,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Refusal::WrongRoom => "entry of another room",
+            Refusal::BadSignature => "bad signature",
+            Refusal::NotHello => "hello out of place",
+            Refusal::WrongHostKey => "the host's key is not the invitation's",
+            Refusal::BadProof => "the guest does not know the room secret",
+            Refusal::UnknownGuest => "guest entry before the guest's hello",
+            Refusal::Intruder => "another key tried to take a seat",
+            Refusal::BrokenChain => "broken hash chain",
+            Refusal::UnknownSeen => "refers to an entry never written here",
+            Refusal::TimeWentBack => "the sender's clock went backwards",
+            Refusal::Fork => "two different entries with the same sequence number",
+            Refusal::Gap => "entry ahead of a gap",
+        })
+    }
+}
+
+/// Outcome of offering an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// A new entry, now part of the transcript.
+    New,
+    /// An entry already held (a duplicate delivery): nothing to do.
+    Duplicate,
+}
+
+#[derive(Clone, Debug)]
+struct Held {
+    entry: Entry,
+    hash: Digest32,
+    /// How many entries of the other seat the sender had seen.
+    seen: u32,
+}
+
+/// Both seats' chains.
+#[derive(Clone, Debug)]
+pub struct Chains {
+    room: RoomId,
+    keys: [Option<VerifyingKey>; 2],
+    /// The room secret, known to the two seats (checks the guest's proof) but not to a third
+    /// party verifying an exported transcript.
+    secret: Option<[u8; 16]>,
+    held: [Vec<Held>; 2],
+    /// Proofs of forks: the entry held and the conflicting one.
+    pub forks: Vec<(Entry, Entry)>,
+}
+
+impl Chains {
+    /// Empty chains for a room whose host key is known.
+    pub fn new(room: RoomId, host_key: VerifyingKey, secret: Option<[u8; 16]>) -> Chains {
+        Chains {
+            room,
+            keys: [Some(host_key), None],
+            secret,
+            held: [Vec::new(), Vec::new()],
+            forks: Vec::new(),
+        }
+    }
+
+    /// Entries held for a seat.
+    pub fn len(&self, seat: Seat) -> u32 {
+        self.held[seat.index()].len() as u32
+    }
+
+    /// The hash of a seat's last entry (zero for none).
+    pub fn last_hash(&self, seat: Seat) -> Digest32 {
+        self.held[seat.index()]
+            .last()
+            .map_or(Digest32::ZERO, |h| h.hash)
+    }
+
+    /// The hash of a seat's entry `seq`.
+    pub fn hash_at(&self, seat: Seat, seq: u32) -> Option<Digest32> {
+        self.held[seat.index()].get(seq as usize).map(|h| h.hash)
+    }
+
+    /// A seat's entry `seq`.
+    pub fn get(&self, seat: Seat, seq: u32) -> Option<&Entry> {
+        self.held[seat.index()].get(seq as usize).map(|h| &h.entry)
+    }
+
+    /// The time of a seat's last entry.
+    pub fn last_time(&self, seat: Seat) -> Option<u64> {
+        self.held[seat.index()].last().map(|h| h.entry.header.time)
+    }
+
+    /// The guest's key, once bound.
+    pub fn guest_key(&self) -> Option<VerifyingKey> {
+        self.keys[1]
+    }
+
+    /// Checks an entry and adds it to its seat's chain.
+    pub fn add(&mut self, e: Entry) -> Result<Added, Refusal> {
+        let h = &e.header;
+        if h.room != self.room {
+            return Err(Refusal::WrongRoom);
+        }
+        let s = h.seat.index();
+        let next = self.held[s].len() as u32;
+        if h.seq < next {
+            let held = &self.held[s][h.seq as usize];
+            if held.entry == e {
+                return Ok(Added::Duplicate);
+            }
+            // Only a correctly signed conflicting entry proves a fork.
+            let key = self.keys[s].ok_or(Refusal::UnknownGuest)?;
+            if let Body::Hello { key: other, .. } = &e.body {
+                if *other != key.to_bytes() {
+                    return Err(Refusal::Intruder);
+                }
+            }
+            if !e.verify(&key) {
+                return Err(Refusal::BadSignature);
+            }
+            self.forks.push((held.entry.clone(), e));
+            return Err(Refusal::Fork);
+        }
+        if h.seq > next {
+            return Err(Refusal::Gap);
+        }
+        let is_hello = matches!(e.body, Body::Hello { .. });
+        if is_hello != (h.seq == 0) {
+            return Err(Refusal::NotHello);
+        }
+        let key = match (&e.body, h.seat, self.keys[s]) {
+            (Body::Hello { key, .. }, Seat::Host, Some(host)) => {
+                if *key != host.to_bytes() {
+                    return Err(Refusal::WrongHostKey);
+                }
+                host
+            }
+            (Body::Hello { key, proof, .. }, Seat::Guest, bound) => {
+                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
+                if bound.is_some_and(|b| b != claimed) {
+                    return Err(Refusal::Intruder);
+                }
+                if let Some(secret) = &self.secret {
+                    if join_proof(self.room, secret, key) != *proof {
+                        return Err(Refusal::BadProof);
+                    }
+                }
+                claimed
+            }
+            (_, _, Some(key)) => key,
+            (_, _, None) => return Err(Refusal::UnknownGuest),
+        };
+        if !e.verify(&key) {
+            return Err(Refusal::BadSignature);
+        }
+        let prev = self.held[s].last();
+        if h.prev != prev.map_or(Digest32::ZERO, |p| p.hash) {
+            return Err(Refusal::BrokenChain);
+        }
+        if prev.is_some_and(|p| h.time < p.entry.header.time) {
+            return Err(Refusal::TimeWentBack);
+        }
+        let other = &self.held[1 - s];
+        let seen = if h.seen == Digest32::ZERO {
+            0
+        } else {
+            match other.iter().rposition(|o| o.hash == h.seen) {
+                Some(i) => i as u32 + 1,
+                None => return Err(Refusal::UnknownSeen),
+            }
+        };
+        // The seen counts of a chain never go down.
+        if prev.is_some_and(|p| seen < p.seen) {
+            return Err(Refusal::BrokenChain);
+        }
+        self.keys[s] = Some(key);
+        let hash = e.hash();
+        self.held[s].push(Held {
+            entry: e,
+            hash,
+            seen,
+        });
+        Ok(Added::New)
+    }
+
+    /// Every entry in the one order both peers fold them: an entry comes after everything its
+    /// sender had seen; between two entries that did not see each other, the host's comes first.
+    /// Each item says whether the sender had seen every entry of the other seat before it (an
+    /// uninformed entry may be void only because of a race, not a fault).
+    pub fn merged(&self) -> Vec<(&Entry, bool)> {
+        let [host, guest] = &self.held;
+        let (mut i, mut j) = (0usize, 0usize);
+        let mut out = Vec::with_capacity(host.len() + guest.len());
+        while i < host.len() || j < guest.len() {
+            let take_host = match (host.get(i), guest.get(j)) {
+                (Some(h), Some(g)) => (h.seen as usize) <= j || (g.seen as usize) > i,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            if take_host {
+                out.push((&host[i].entry, host[i].seen as usize == j));
+                i += 1;
+            } else {
+                out.push((&guest[j].entry, guest[j].seen as usize == i));
+                j += 1;
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,776 @@
+//! The peer protocol as a pure state machine: two browsers that do not trust each other agree
+//! on one game with no server in between.
+//!
+//! Each seat signs every entry it writes with its Ed25519 key; entries are numbered, chained to
+//! the hash of the sender's previous entry and to the latest entry of the other seat it saw
+//! ([`wire`]). Both peers check every entry on arrival ([`chains`]) and fold all entries, in one
+//! deterministic order, through the rules of the room and the engine ([`room`]): an entry that
+//! is not allowed where it stands is void and changes nothing.
+//!
+//! [`Session`] takes the current time and incoming bytes as inputs and returns [`Effect`]s
+//! (bytes to send, state to save, events for the UI); it never reads a clock or a socket.
+//!
+//! ```
+//! use engine::session::{Command, Effect, Invite, Session, Step, Config};
+//! use engine::GameKind;
+//!
+//! let invite = Invite::new(GameKind::Meta, 100, [7; 16], [1; 32], [2; 16]);
+//! let mut host = Session::host(invite.clone(), [1; 32], Config::default(), 0);
+//! let mut guest = Session::guest(invite, [3; 32], Config::default(), 0);
+//! // Connect them by hand: every effect `Send` goes to the other side.
+//! let mut to_guest = host.peer_connected(0);
+//! let mut to_host = guest.peer_connected(0);
+//! for _ in 0..4 {
+//!     let (a, b) = (std::mem::take(&mut to_guest), std::mem::take(&mut to_host));
+//!     for e in a { if let Effect::Send(m) = e { to_host.extend(guest.receive(&m, 1)); } }
+//!     for e in b { if let Effect::Send(m) = e { to_guest.extend(host.receive(&m, 1)); } }
+//! }
+//! assert!(host.game().is_some() && guest.game().is_some());
+//! let sent = host.act(Command::Play(Step::Cell(40)), 2).unwrap();
+//! for e in sent { if let Effect::Send(m) = e { guest.receive(&m, 3); } }
+//! assert_eq!(guest.game(), host.game());
+//! assert_eq!(guest.game().unwrap().turns(), 1);
+//! ```
+
+pub mod chains;
+pub mod room;
+pub mod transcript;
+pub mod wire;
+
+pub use chains::Refusal;
+pub use room::{Ending, Open, Room, Void};
+pub use wire::{Body, DecodeError, Digest32, Entry, Message, Proposal, RoomId, Rules, Seat, Step};
+
+use crate::{AnyGame, GameKind, Player};
+use chains::{Added, Chains};
+use ed25519_dalek::{SigningKey, VerifyingKey};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use wire::{Header, Heads, MAX_BATCH, PROTOCOL_VERSION};
+
+/// Timing rules, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// How often a connected peer is sent our heads (heartbeat).
+    pub heartbeat_ms: u64,
+    /// Silence after which a connected peer counts as away.
+    pub silence_ms: u64,
+    /// Life of a proposal.
+    pub proposal_ms: u64,
+    /// How long an away peer's seat stays reserved before the game may be claimed.
+    pub reservation_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            heartbeat_ms: 2_000,
+            silence_ms: 6_000,
+            proposal_ms: 60_000,
+            reservation_ms: 5 * 60_000,
+        }
+    }
+}
+
+/// What the host's invitation carries (in the URL fragment, never sent to the relay).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    /// The game and its first options.
+    pub rules: Rules,
+    /// The room.
+    pub room: RoomId,
+    /// The host's public key.
+    pub host_key: [u8; 32],
+    /// The room secret: the guest proves it knows it.
+    pub secret: [u8; 16],
+}
+
+impl Invite {
+    /// An invitation for a room; `seed` is the host's 32-byte key seed (from the OS's random
+    /// source, outside the engine).
+    pub fn new(
+        kind: GameKind,
+        max_turns: u16,
+        room: [u8; 16],
+        host_seed: [u8; 32],
+        secret: [u8; 16],
+    ) -> Invite {
+        Invite {
+            rules: Rules::new(kind, max_turns),
+            room: RoomId(room),
+            host_key: SigningKey::from_bytes(&host_seed)
+                .verifying_key()
+                .to_bytes(),
+            secret,
+        }
+    }
+
+    /// The invitation as URL-fragment text: `g=<morris|meta>&t=<limit>&r=<room>&k=<key>&s=<secret>`.
+    pub fn to_fragment(&self) -> String {
+        format!(
+            "g={}&t={}&r={}&k={}&s={}",
+            self.rules.kind().as_str(),
+            self.rules.max_turns,
+            wire::hex(&self.room.0),
+            wire::hex(&self.host_key),
+            wire::hex(&self.secret)
+        )
+    }
+
+    /// Reads an invitation fragment (with or without the leading `#`).
+    pub fn from_fragment(text: &str) -> Result<Invite, InviteError> {
+        let text = text.strip_prefix('#').unwrap_or(text);
+        let mut parts = [None; 5];
+        for pair in text.split('&') {
+            let (k, v) = pair.split_once('=').ok_or(InviteError::Malformed)?;
+            let slot = ["g", "t", "r", "k", "s"]
+                .iter()
+                .position(|&n| n == k)
+                .ok_or(InviteError::Malformed)?;
+            if parts[slot].replace(v).is_some() {
+                return Err(InviteError::Malformed);
+            }
+        }
+        let [Some(g), Some(t), Some(r), Some(k), Some(s)] = parts else {
+            return Err(InviteError::Malformed);
+        };
+        let kind = GameKind::from_name(g).ok_or(InviteError::Malformed)?;
+        let max_turns: u16 = t.parse().map_err(|_| InviteError::Malformed)?;
+        if kind == GameKind::Morris && crate::morris::check_max_turns(max_turns as u32).is_err() {
+            return Err(InviteError::Malformed);
+        }
+        let host_key: [u8; 32] = wire::unhex_array(k).ok_or(InviteError::Malformed)?;
+        VerifyingKey::from_bytes(&host_key).map_err(|_| InviteError::Malformed)?;
+        Ok(Invite {
+            rules: Rules::new(kind, max_turns),
+            room: RoomId(wire::unhex_array(r).ok_or(InviteError::Malformed)?),
+            host_key,
+            secret: wire::unhex_array(s).ok_or(InviteError::Malformed)?,
+        })
+    }
+
+    /// The room's name for the relay (the room id in hexadecimal).
+    pub fn room_name(&self) -> String {
+        wire::hex(&self.room.0)
+    }
+}
+
+/// A malformed invitation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InviteError {
+    /// Missing, repeated or invalid parts.
+    Malformed,
+}
+
+impl fmt::Display for InviteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("malformed invitation")
+    }
+}
+
+impl std::error::Error for InviteError {}
+
+/// What the local player can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A game step (only when it is our turn).
+    Play(Step),
+    /// Open a proposal.
+    Propose(Proposal),
+    /// Answer the other side's open proposal.
+    Reply {
+        /// Accept or decline.
+        accept: bool,
+    },
+    /// Withdraw our open proposal.
+    Withdraw,
+    /// Resign the current game.
+    Resign,
+    /// Claim the game: the other side stayed away past the reservation.
+    ClaimWin,
+    /// Host, before the first move: change the Morris turn limit.
+    Settings {
+        /// 1–500.
+        max_turns: u16,
+    },
+    /// Leave the room.
+    Leave,
+}
+
+/// Why a command was refused (nothing was sent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The room's rules refuse it now.
+    Refused(Void),
+    /// No open proposal to answer or withdraw.
+    NoProposal,
+    /// The proposal's minute ran out.
+    Expired,
+    /// The other side is not away long enough to claim the game.
+    TooEarly,
+    /// The room is forked or incompatible: play is suspended.
+    Suspended,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Refused(v) => v.fmt(f),
+            CommandError::NoProposal => f.write_str("no open proposal"),
+            CommandError::Expired => f.write_str("the proposal expired"),
+            CommandError::TooEarly => f.write_str("the seat is still reserved"),
+            CommandError::Suspended => f.write_str("the room is suspended"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// Something the UI may want to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The shared state changed (re-render).
+    Changed,
+    /// Bytes from the peer were not a message of this protocol.
+    Undecodable(DecodeError),
+    /// An entry was refused on arrival.
+    Refused {
+        /// The claimed seat.
+        seat: Seat,
+        /// The claimed sequence number.
+        seq: u32,
+        /// Why.
+        why: Refusal,
+    },
+    /// A signed entry of the other seat was void although its sender knew everything before
+    /// it: a faulty or hostile peer (races between simultaneous entries are not reported).
+    Void {
+        /// The sender.
+        seat: Seat,
+        /// Its sequence number.
+        seq: u32,
+        /// Why it changed nothing.
+        why: Void,
+    },
+    /// Two signed entries with the same number: the seat's key is used twice (a copied tab?).
+    Fork(Seat),
+    /// The peer's presence changed.
+    Presence(Presence),
+    /// Our open proposal ran out and was withdrawn.
+    ProposalExpired,
+}
+
+/// What the UI should do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Send these bytes to the peer on the data channel.
+    Send(Vec<u8>),
+    /// The transcript changed: save [`Session::save`].
+    Save,
+    /// Tell the user.
+    Event(Event),
+}
+
+/// Where the other seat is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Never connected yet in this session.
+    Waiting,
+    /// Connected and heard from recently.
+    Here,
+    /// Gone or silent since this time (ms): the seat is reserved until `since + reservation`.
+    Away {
+        /// When we last heard from it, or when the connection dropped.
+        since: u64,
+    },
+}
+
+/// What a tab keeps to rejoin its seat after a reload.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Saved {
+    /// Our seat.
+    pub seat: Seat,
+    /// Our key seed.
+    pub seed: [u8; 32],
+    /// The invitation.
+    pub invite: Invite,
+    /// Timing rules.
+    pub config: Config,
+    /// The transcript in fold order.
+    pub entries: Vec<Entry>,
+}
+
+/// One seat's side of a room.
+#[derive(Clone, Debug)]
+pub struct Session {
+    seat: Seat,
+    key: SigningKey,
+    seed: [u8; 32],
+    invite: Invite,
+    config: Config,
+    chains: Chains,
+    /// Entries that arrived ahead of a gap.
+    pending: Vec<Entry>,
+    room: Room,
+    presence: Presence,
+    last_heard: u64,
+    last_heads_sent: Option<u64>,
+    /// When we first saw the other seat's open proposal (our 60 s count starts there).
+    their_proposal_seen: Option<(u32, u64)>,
+    forked: bool,
+}
+
+/// Entries kept aside ahead of a gap, at most.
+const MAX_PENDING: usize = 256;
+
+impl Session {
+    /// The host's side: writes its `Hello` at once.
+    pub fn host(invite: Invite, seed: [u8; 32], config: Config, now: u64) -> Session {
+        let mut s = Session::empty(Seat::Host, invite, seed, config);
+        s.write_hello(now);
+        s
+    }
+
+    /// The guest's side: writes its `Hello` (with its proof of the room secret) at once.
+    pub fn guest(invite: Invite, seed: [u8; 32], config: Config, now: u64) -> Session {
+        let mut s = Session::empty(Seat::Guest, invite, seed, config);
+        s.write_hello(now);
+        s
+    }
+
+    fn empty(seat: Seat, invite: Invite, seed: [u8; 32], config: Config) -> Session {
+        let host_key =
+            VerifyingKey::from_bytes(&invite.host_key).expect("invitations hold valid keys");
+        Session {
+            seat,
+            key: SigningKey::from_bytes(&seed),
+            seed,
+            chains: Chains::new(invite.room, host_key, Some(invite.secret)),
+            invite,
+            config,
+            pending: Vec::new(),
+            room: Room::new(),
+            presence: Presence::Waiting,
+            last_heard: 0,
+            last_heads_sent: None,
+            their_proposal_seen: None,
+            forked: false,
+        }
+    }
+
+    fn write_hello(&mut self, now: u64) {
+        let key = self.key.verifying_key().to_bytes();
+        let proof = match self.seat {
+            Seat::Host => [0; 32],
+            Seat::Guest => wire::join_proof(self.invite.room, &self.invite.secret, &key),
+        };
+        let body = Body::Hello {
+            protocol: PROTOCOL_VERSION,
+            rules: self.invite.rules,
+            key,
+            proof,
+        };
+        let e = self.entry(body, now);
+        self.chains.add(e).expect("our own hello is valid");
+        self.refold();
+    }
+
+    /// Restores a saved side (after a reload); the peers then resynchronise.
+    pub fn restore(saved: Saved) -> Result<Session, transcript::VerifyError> {
+        let mut s = Session::empty(saved.seat, saved.invite, saved.seed, saved.config);
+        for (i, e) in saved.entries.into_iter().enumerate() {
+            s.chains.add(e).map_err(|r| transcript::VerifyError {
+                entry: i,
+                message: r.to_string(),
+            })?;
+        }
+        if s.chains.len(s.seat) == 0 {
+            s.write_hello(0);
+        }
+        s.refold();
+        Ok(s)
+    }
+
+    /// What to keep to rejoin after a reload.
+    pub fn save(&self) -> Saved {
+        Saved {
+            seat: self.seat,
+            seed: self.seed,
+            invite: self.invite.clone(),
+            config: self.config,
+            entries: self
+                .chains
+                .merged()
+                .into_iter()
+                .map(|(e, _)| e.clone())
+                .collect(),
+        }
+    }
+
+    /// Our seat.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The invitation of the room.
+    pub fn invite(&self) -> &Invite {
+        &self.invite
+    }
+
+    /// The shared state of the room.
+    pub fn room(&self) -> &Room {
+        &self.room
+    }
+
+    /// The current game, once the host's hello is known.
+    pub fn game(&self) -> Option<&AnyGame> {
+        self.room.game.as_ref()
+    }
+
+    /// Our colour in the current game.
+    pub fn player(&self) -> Player {
+        self.room.player_of(self.seat)
+    }
+
+    /// True when it is our step.
+    pub fn my_turn(&self) -> bool {
+        !self.suspended()
+            && self.room.in_progress()
+            && self.game().is_some_and(|g| g.to_move() == self.player())
+    }
+
+    /// Where the other seat is.
+    pub fn presence(&self) -> Presence {
+        self.presence
+    }
+
+    /// When the other seat's reservation ends, while it is away.
+    pub fn reserved_until(&self) -> Option<u64> {
+        match self.presence {
+            Presence::Away { since } => Some(since + self.config.reservation_ms),
+            _ => None,
+        }
+    }
+
+    /// Our open proposal with its deadline, and the other side's with ours to answer it.
+    pub fn proposals(&self) -> [Option<(Open, u64)>; 2] {
+        let mine = self.room.open[self.seat.index()].map(|o| (o, o.time + self.config.proposal_ms));
+        let theirs = self.room.open[self.seat.other().index()].map(|o| {
+            let seen = match self.their_proposal_seen {
+                Some((seq, at)) if seq == o.seq => at,
+                _ => self.last_heard,
+            };
+            (o, seen + self.config.proposal_ms)
+        });
+        [mine, theirs]
+    }
+
+    /// True when two entries of one seat share a number (a copied tab): play is suspended.
+    pub fn forked(&self) -> bool {
+        self.forked
+    }
+
+    /// True when play is suspended (fork or incompatible invitation).
+    pub fn suspended(&self) -> bool {
+        self.forked || self.room.incompatible.is_some()
+    }
+
+    /// Fork proofs: pairs of conflicting signed entries.
+    pub fn fork_proofs(&self) -> &[(Entry, Entry)] {
+        &self.chains.forks
+    }
+
+    /// The transcript in fold order.
+    pub fn entries(&self) -> Vec<Entry> {
+        self.chains
+            .merged()
+            .into_iter()
+            .map(|(e, _)| e.clone())
+            .collect()
+    }
+
+    /// The transcript as the text `engine verify` reads.
+    pub fn export(&self) -> String {
+        transcript::export(&self.invite, &self.entries())
+    }
+
+    /// How many entries of each seat we hold, and the last hashes.
+    pub fn heads(&self) -> Heads {
+        Heads {
+            count: [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)],
+            last: [
+                self.chains.last_hash(Seat::Host),
+                self.chains.last_hash(Seat::Guest),
+            ],
+        }
+    }
+
+    fn entry(&self, body: Body, now: u64) -> Entry {
+        let me = self.seat;
+        let time = self.chains.last_time(me).map_or(now, |t| t.max(now));
+        let header = Header {
+            room: self.invite.room,
+            seat: me,
+            seq: self.chains.len(me),
+            time,
+            prev: self.chains.last_hash(me),
+            seen: self.chains.last_hash(me.other()),
+        };
+        Entry::sign(&self.key, header, body)
+    }
+
+    fn refold(&mut self) -> Vec<Event> {
+        let mut room = Room::new();
+        let mut events = Vec::new();
+        let other = self.seat.other();
+        for (e, informed) in self.chains.merged() {
+            if let Err(why) = room.apply(e) {
+                if informed && e.seat() == other {
+                    events.push((e.seq(), why));
+                }
+            }
+        }
+        let theirs = room.open[other.index()].map(|o| o.seq);
+        if theirs != self.their_proposal_seen.map(|(s, _)| s) {
+            self.their_proposal_seen = theirs.map(|s| (s, self.last_heard));
+        }
+        self.room = room;
+        events
+            .into_iter()
+            .map(|(seq, why)| Event::Void {
+                seat: other,
+                seq,
+                why,
+            })
+            .collect()
+    }
+
+    /// Does what the local player asked, or says why not (and sends nothing).
+    pub fn act(&mut self, command: Command, now: u64) -> Result<Vec<Effect>, CommandError> {
+        if self.suspended() && command != Command::Leave {
+            return Err(CommandError::Suspended);
+        }
+        let me = self.seat.index();
+        let body = match command {
+            Command::Play(step) => Body::Play(step),
+            Command::Propose(p) => Body::Propose(p),
+            Command::Reply { accept } => {
+                let [_, theirs] = self.proposals();
+                let (open, deadline) = theirs.ok_or(CommandError::NoProposal)?;
+                if now > deadline {
+                    return Err(CommandError::Expired);
+                }
+                Body::Reply {
+                    proposal: open.seq,
+                    accept,
+                }
+            }
+            Command::Withdraw => Body::Withdraw {
+                proposal: self.room.open[me].ok_or(CommandError::NoProposal)?.seq,
+                expired: false,
+            },
+            Command::Resign => Body::Resign,
+            Command::ClaimWin => {
+                if self.reserved_until().is_none_or(|t| now < t) {
+                    return Err(CommandError::TooEarly);
+                }
+                Body::ClaimWin
+            }
+            Command::Settings { max_turns } => Body::Settings { max_turns },
+            Command::Leave => Body::Leave,
+        };
+        let e = self.entry(body, now);
+        // Our entry has seen everything we hold, so it folds last: try it on the current state.
+        self.room.clone().apply(&e).map_err(CommandError::Refused)?;
+        Ok(self.append(e))
+    }
+
+    fn append(&mut self, e: Entry) -> Vec<Effect> {
+        self.chains.add(e.clone()).expect("our own entry is valid");
+        self.refold();
+        vec![
+            Effect::Send(wire::encode(&Message::Entries(vec![e]))),
+            Effect::Save,
+            Effect::Event(Event::Changed),
+        ]
+    }
+
+    /// The data channel opened (or reopened): offer our heads so the peers resynchronise.
+    pub fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
+        self.last_heard = now;
+        let mut out = Vec::new();
+        if self.presence != Presence::Here {
+            self.presence = Presence::Here;
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
+        out.push(self.send_heads(now));
+        out
+    }
+
+    /// The data channel closed.
+    pub fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
+        if matches!(self.presence, Presence::Away { .. }) {
+            return Vec::new();
+        }
+        self.presence = Presence::Away { since: now };
+        vec![Effect::Event(Event::Presence(self.presence))]
+    }
+
+    fn send_heads(&mut self, now: u64) -> Effect {
+        self.last_heads_sent = Some(now);
+        Effect::Send(wire::encode(&Message::Heads(self.heads())))
+    }
+
+    /// When [`Session::tick`] should run next.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        let mut t: Vec<u64> = Vec::new();
+        if self.presence == Presence::Here {
+            t.push(self.last_heads_sent.unwrap_or(0) + self.config.heartbeat_ms);
+            t.push(self.last_heard + self.config.silence_ms);
+        }
+        if let [Some((_, deadline)), _] = self.proposals() {
+            t.push(deadline);
+        }
+        if let Some(until) = self.reserved_until() {
+            t.push(until);
+        }
+        t.into_iter().min()
+    }
+
+    /// Timers: heartbeat, silence, our proposal's expiry.
+    pub fn tick(&mut self, now: u64) -> Vec<Effect> {
+        let mut out = Vec::new();
+        if self.presence == Presence::Here {
+            if now >= self.last_heard + self.config.silence_ms {
+                self.presence = Presence::Away {
+                    since: self.last_heard,
+                };
+                out.push(Effect::Event(Event::Presence(self.presence)));
+            } else if self
+                .last_heads_sent
+                .is_none_or(|t| now >= t + self.config.heartbeat_ms)
+            {
+                out.push(self.send_heads(now));
+            }
+        }
+        if let [Some((open, deadline)), _] = self.proposals() {
+            if now >= deadline && !self.suspended() {
+                let e = self.entry(
+                    Body::Withdraw {
+                        proposal: open.seq,
+                        expired: true,
+                    },
+                    now,
+                );
+                out.extend(self.append(e));
+                out.push(Effect::Event(Event::ProposalExpired));
+            }
+        }
+        out
+    }
+
+    /// Bytes from the peer.
+    pub fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<Effect> {
+        let mut out = Vec::new();
+        let message = match wire::decode_message(bytes) {
+            Ok(m) => m,
+            Err(e) => return vec![Effect::Event(Event::Undecodable(e))],
+        };
+        self.last_heard = now;
+        if self.presence != Presence::Here {
+            self.presence = Presence::Here;
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
+        match message {
+            Message::Heads(theirs) => out.extend(self.answer_heads(theirs, now)),
+            Message::Entries(entries) => {
+                let mut added = false;
+                for e in entries {
+                    added |= self.offer(e, &mut out);
+                }
+                // Entries kept aside may now follow.
+                while added {
+                    added = false;
+                    for e in std::mem::take(&mut self.pending) {
+                        added |= self.offer(e, &mut out);
+                    }
+                }
+                if !self.pending.is_empty() {
+                    // A gap: ask for what is missing.
+                    out.push(self.send_heads(now));
+                }
+                let before = self.room.clone();
+                let events = self.refold();
+                out.extend(events.into_iter().map(Effect::Event));
+                if self.room != before {
+                    out.push(Effect::Save);
+                    out.push(Effect::Event(Event::Changed));
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds one entry; true if it was new.
+    fn offer(&mut self, e: Entry, out: &mut Vec<Effect>) -> bool {
+        let (seat, seq) = (e.seat(), e.seq());
+        match self.chains.add(e.clone()) {
+            Ok(Added::New) => true,
+            Ok(Added::Duplicate) => false,
+            Err(Refusal::Gap) => {
+                if self.pending.len() < MAX_PENDING && !self.pending.contains(&e) {
+                    self.pending.push(e);
+                }
+                false
+            }
+            Err(why) => {
+                if why == Refusal::Fork && !self.forked {
+                    self.forked = true;
+                    out.push(Effect::Event(Event::Fork(seat)));
+                }
+                out.push(Effect::Event(Event::Refused { seat, seq, why }));
+                false
+            }
+        }
+    }
+
+    /// Sends the entries the peer lacks; asks for ours if we lack some.
+    fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
+        let mut out = Vec::new();
+        let mut we_lack = false;
+        for seat in [Seat::Host, Seat::Guest] {
+            let (have, mine) = (theirs.count[seat.index()], self.chains.len(seat));
+            let held = (have > 0 && have <= mine).then(|| self.chains.hash_at(seat, have - 1));
+            if held.is_some_and(|h| h != Some(theirs.last[seat.index()])) {
+                // Same number, different entry: one of the two chains is a fork.
+                if !self.forked {
+                    self.forked = true;
+                    out.push(Effect::Event(Event::Fork(seat)));
+                }
+                continue;
+            }
+            we_lack |= have > mine;
+        }
+        // Send in fold order so each entry's references arrive before it.
+        let order: Vec<Entry> = self
+            .chains
+            .merged()
+            .into_iter()
+            .map(|(e, _)| e)
+            .filter(|e| e.seq() >= theirs.count[e.seat().index()])
+            .cloned()
+            .collect();
+        for batch in order.chunks(MAX_BATCH) {
+            out.push(Effect::Send(wire::encode(&Message::Entries(
+                batch.to_vec(),
+            ))));
+        }
+        if we_lack {
+            out.push(self.send_heads(now));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,674 @@
+//! The rules of the protocol, one named test each: handshake, turns, forged, replayed, reordered
+//! and illegal entries, settings, consent with expiry and cooldown, rematch order, resignation
+//! and draws, forks from a copied tab, presence and the seat reservation, resync, save and
+//! restore, export and verification.
+
+use super::wire::{decode_message, encode, Header};
+use super::*;
+use crate::{Game, GameKind, Player};
+use std::collections::VecDeque;
+
+const HOST_SEED: [u8; 32] = [1; 32];
+const GUEST_SEED: [u8; 32] = [2; 32];
+
+/// Two sessions joined by an in-memory channel that the test controls.
+pub(super) struct Pair {
+    pub host: Session,
+    pub guest: Session,
+    pub now: u64,
+    pub to_host: VecDeque<Vec<u8>>,
+    pub to_guest: VecDeque<Vec<u8>>,
+    pub events: Vec<(Seat, Event)>,
+}
+
+impl Pair {
+    pub fn new(kind: GameKind, max_turns: u16) -> Pair {
+        let invite = Invite::new(kind, max_turns, [9; 16], HOST_SEED, [5; 16]);
+        let host = Session::host(invite.clone(), HOST_SEED, Config::default(), 0);
+        let guest = Session::guest(invite, GUEST_SEED, Config::default(), 0);
+        let mut p = Pair {
+            host,
+            guest,
+            now: 0,
+            to_host: VecDeque::new(),
+            to_guest: VecDeque::new(),
+            events: Vec::new(),
+        };
+        let a = p.host.peer_connected(0);
+        p.route(Seat::Host, a);
+        let b = p.guest.peer_connected(0);
+        p.route(Seat::Guest, b);
+        p.pump();
+        p
+    }
+
+    pub fn side(&mut self, seat: Seat) -> &mut Session {
+        match seat {
+            Seat::Host => &mut self.host,
+            Seat::Guest => &mut self.guest,
+        }
+    }
+
+    pub fn route(&mut self, from: Seat, effects: Vec<Effect>) {
+        for e in effects {
+            match e {
+                Effect::Send(m) => match from {
+                    Seat::Host => self.to_guest.push_back(m),
+                    Seat::Guest => self.to_host.push_back(m),
+                },
+                Effect::Event(ev) => self.events.push((from, ev)),
+                Effect::Save => {}
+            }
+        }
+    }
+
+    /// Delivers everything in flight until both queues are empty.
+    pub fn pump(&mut self) {
+        for _ in 0..1000 {
+            if let Some(m) = self.to_guest.pop_front() {
+                let out = self.guest.receive(&m, self.now);
+                self.route(Seat::Guest, out);
+            } else if let Some(m) = self.to_host.pop_front() {
+                let out = self.host.receive(&m, self.now);
+                self.route(Seat::Host, out);
+            } else {
+                return;
+            }
+        }
+        panic!("the peers never went quiet");
+    }
+
+    pub fn act(&mut self, seat: Seat, c: Command) -> Result<(), CommandError> {
+        let now = self.now;
+        let out = self.side(seat).act(c, now)?;
+        self.route(seat, out);
+        Ok(())
+    }
+
+    pub fn tick(&mut self, ms: u64) {
+        self.now += ms;
+        let now = self.now;
+        let a = self.host.tick(now);
+        self.route(Seat::Host, a);
+        let b = self.guest.tick(now);
+        self.route(Seat::Guest, b);
+    }
+
+    /// The seat whose step it is.
+    pub fn mover(&self) -> Seat {
+        let g = self.host.game().expect("a game");
+        self.host.room().seat_of(g.to_move())
+    }
+
+    pub fn assert_in_sync(&self) {
+        assert_eq!(self.host.room(), self.guest.room());
+        assert_eq!(self.host.entries(), self.guest.entries());
+    }
+}
+
+/// A legal step of the current game, chosen by `pick`.
+pub(super) fn legal_step(g: &AnyGame, pick: usize) -> Step {
+    match g {
+        AnyGame::Morris(m) => {
+            let a = m.legal_actions();
+            Step::from_morris(a[pick % a.len()])
+        }
+        AnyGame::Meta(m) => {
+            let a = m.legal_actions();
+            Step::from_cell(a[pick % a.len()])
+        }
+    }
+}
+
+fn play_some(p: &mut Pair, steps: usize) {
+    for i in 0..steps {
+        let g = p.host.game().unwrap().clone();
+        if g.outcome().is_some() {
+            return;
+        }
+        let seat = p.mover();
+        p.act(seat, Command::Play(legal_step(&g, i * 7 + 3)))
+            .unwrap();
+        p.pump();
+    }
+}
+
+fn refused(p: &Pair, why: Refusal) -> bool {
+    p.events
+        .iter()
+        .any(|(_, e)| matches!(e, Event::Refused { why: w, .. } if *w == why))
+}
+
+#[test]
+fn both_sides_start_the_same_game_after_the_hellos() {
+    let p = Pair::new(GameKind::Morris, 42);
+    p.assert_in_sync();
+    let g = p
+        .guest
+        .game()
+        .expect("the guest knows the game from the host's hello");
+    assert_eq!(g.kind(), GameKind::Morris);
+    assert_eq!(p.host.player(), Player::Blue);
+    assert_eq!(p.guest.player(), Player::Red);
+    assert!(p.host.my_turn() && !p.guest.my_turn());
+    assert_eq!(p.host.presence(), Presence::Here);
+    match g {
+        AnyGame::Morris(m) => assert_eq!(m.max_turns(), 42),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn a_whole_game_of_each_kind_stays_identical_on_both_sides() {
+    for kind in [GameKind::Morris, GameKind::Meta] {
+        let mut p = Pair::new(kind, 60);
+        play_some(&mut p, 500);
+        p.assert_in_sync();
+        assert!(p.host.game().unwrap().outcome().is_some());
+        assert!(!p
+            .events
+            .iter()
+            .any(|(_, e)| matches!(e, Event::Refused { .. } | Event::Void { .. })));
+    }
+}
+
+#[test]
+fn only_the_player_to_move_may_move() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    assert_eq!(
+        p.act(Seat::Guest, Command::Play(Step::Cell(40))),
+        Err(CommandError::Refused(Void::NotYourTurn))
+    );
+    assert_eq!(
+        p.act(Seat::Host, Command::Play(Step::Place(3))),
+        Err(CommandError::Refused(Void::WrongGame))
+    );
+    p.act(Seat::Host, Command::Play(Step::Cell(40))).unwrap();
+    p.pump();
+    assert_eq!(
+        p.act(Seat::Guest, Command::Play(Step::Cell(0))),
+        Err(CommandError::Refused(Void::Illegal(
+            crate::Illegal::WrongBoard
+        )))
+    );
+    p.act(Seat::Guest, Command::Play(Step::Cell(36))).unwrap();
+    p.pump();
+    p.assert_in_sync();
+}
+
+/// An entry signed by `key` as if it came from `seat`, next in that seat's chain as the guest
+/// holds it.
+fn forged(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+    let c = &p.guest.chains;
+    let header = Header {
+        room: p.host.invite().room,
+        seat,
+        seq: c.len(seat),
+        time: p.now,
+        prev: c.last_hash(seat),
+        seen: c.last_hash(seat.other()),
+    };
+    Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
+}
+
+fn send_to_guest(p: &mut Pair, entries: Vec<Entry>) {
+    let now = p.now;
+    let out = p.guest.receive(&encode(&Message::Entries(entries)), now);
+    p.route(Seat::Guest, out);
+}
+
+#[test]
+fn a_forged_entry_is_refused_and_changes_nothing() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    let before = p.guest.room().clone();
+    let e = forged(&p, [66; 32], Seat::Host, Body::Play(Step::Cell(40)));
+    send_to_guest(&mut p, vec![e]);
+    assert!(refused(&p, Refusal::BadSignature));
+    assert_eq!(p.guest.room(), &before);
+    // Another room's entry, correctly signed, is refused too.
+    let mut e = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Cell(40)));
+    e.header.room = RoomId([0; 16]);
+    let e = Entry::sign(
+        &ed25519_dalek::SigningKey::from_bytes(&HOST_SEED),
+        e.header,
+        e.body,
+    );
+    send_to_guest(&mut p, vec![e]);
+    assert!(refused(&p, Refusal::WrongRoom));
+    assert_eq!(p.guest.room(), &before);
+}
+
+#[test]
+fn replayed_and_reordered_entries_are_harmless() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    let e1 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Cell(40)));
+    let header = Header {
+        seq: e1.seq() + 1,
+        prev: e1.hash(),
+        ..e1.header.clone()
+    };
+    let key = ed25519_dalek::SigningKey::from_bytes(&HOST_SEED);
+    let e2 = Entry::sign(&key, header, Body::Propose(Proposal::Draw));
+    send_to_guest(&mut p, vec![e2.clone()]);
+    assert_eq!(
+        p.guest.game().unwrap().turns(),
+        0,
+        "kept aside until the gap fills"
+    );
+    send_to_guest(&mut p, vec![e1.clone()]);
+    assert_eq!(p.guest.game().unwrap().turns(), 1);
+    assert!(
+        p.guest.room().open[0].is_some(),
+        "the reordered proposal followed"
+    );
+    let snapshot = p.guest.room().clone();
+    send_to_guest(&mut p, vec![e1, e2]);
+    assert_eq!(p.guest.room(), &snapshot, "duplicates change nothing");
+}
+
+#[test]
+fn an_illegal_but_signed_move_is_void_and_reported() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    // The host "places" twice in a row, the second out of turn.
+    let e1 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(0)));
+    send_to_guest(&mut p, vec![e1]);
+    let e2 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(1)));
+    send_to_guest(&mut p, vec![e2]);
+    assert_eq!(p.guest.game().unwrap().turns(), 1);
+    assert!(p.events.iter().any(|(_, e)| matches!(
+        e,
+        Event::Void {
+            seat: Seat::Host,
+            why: Void::NotYourTurn,
+            ..
+        }
+    )));
+    let e3 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(99)));
+    send_to_guest(&mut p, vec![e3]);
+    assert_eq!(p.guest.game().unwrap().turns(), 1);
+}
+
+#[test]
+fn only_the_host_sets_options_and_only_before_the_first_move() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    assert_eq!(
+        p.act(Seat::Guest, Command::Settings { max_turns: 20 }),
+        Err(CommandError::Refused(Void::NotHost))
+    );
+    assert_eq!(
+        p.act(Seat::Host, Command::Settings { max_turns: 501 }),
+        Err(CommandError::Refused(Void::BadRules))
+    );
+    p.act(Seat::Host, Command::Settings { max_turns: 20 })
+        .unwrap();
+    p.pump();
+    let limit = |s: &Session| match s.game() {
+        Some(AnyGame::Morris(m)) => m.max_turns(),
+        _ => 0,
+    };
+    assert_eq!((limit(&p.host), limit(&p.guest)), (20, 20));
+    play_some(&mut p, 1);
+    assert_eq!(
+        p.act(Seat::Host, Command::Settings { max_turns: 30 }),
+        Err(CommandError::Refused(Void::TooLate))
+    );
+    // A forged guest settings entry is void on the host's side too.
+    assert_eq!(
+        p.act(
+            Seat::Guest,
+            Command::Propose(Proposal::NewGame { max_turns: Some(9) })
+        ),
+        Err(CommandError::Refused(Void::NotHost))
+    );
+}
+
+#[test]
+fn undo_needs_consent_and_restores_a_pending_capture_turn() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    // a7 b6 d7 d6, then g7 closes a mill: the capture is pending.
+    for (seat, step) in [
+        (Seat::Host, Step::Place(0)),
+        (Seat::Guest, Step::Place(8)),
+        (Seat::Host, Step::Place(1)),
+        (Seat::Guest, Step::Place(9)),
+        (Seat::Host, Step::Place(2)),
+    ] {
+        p.act(seat, Command::Play(step)).unwrap();
+        p.pump();
+    }
+    let pending = p.host.game().unwrap().clone();
+    assert!(matches!(&pending, AnyGame::Morris(m) if m.phase() == crate::morris::Phase::Capture));
+    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
+    p.pump();
+    assert!(p.guest.proposals()[1].is_some());
+    p.act(Seat::Guest, Command::Reply { accept: false })
+        .unwrap();
+    p.pump();
+    assert_eq!(p.host.game(), Some(&pending), "declined: nothing changes");
+    // Declined proposals cool down, doubling.
+    assert_eq!(
+        p.act(Seat::Host, Command::Propose(Proposal::Undo)),
+        Err(CommandError::Refused(Void::CoolingDown))
+    );
+    p.now += room::COOLDOWN_MS;
+    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
+    p.pump();
+    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    p.assert_in_sync();
+    let g = p.host.game().unwrap();
+    assert_eq!(g.turns(), 4);
+    assert!(
+        matches!(g, AnyGame::Morris(m) if m.phase() == crate::morris::Phase::Play
+        && m.piece_at(crate::morris::Point::new(2).unwrap()).is_none())
+    );
+    assert!(p.host.my_turn(), "the host replays its turn");
+}
+
+#[test]
+fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    play_some(&mut p, 2);
+    p.act(Seat::Guest, Command::Propose(Proposal::Draw))
+        .unwrap();
+    p.pump();
+    let deadline = p.host.proposals()[1].unwrap().1;
+    assert_eq!(deadline, p.now + 60_000);
+    for _ in 0..29 {
+        p.tick(2_000);
+        p.pump();
+    }
+    assert!(p.guest.room().open[1].is_some(), "still open at 58 s");
+    p.tick(2_000);
+    p.pump();
+    assert!(
+        p.guest.room().open[1].is_none(),
+        "withdrawn by its proposer at 60 s"
+    );
+    assert!(p.events.contains(&(Seat::Guest, Event::ProposalExpired)));
+    assert_eq!(
+        p.act(Seat::Host, Command::Reply { accept: true }),
+        Err(CommandError::NoProposal)
+    );
+    // Withdrawn by hand.
+    p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
+    p.pump();
+    p.act(Seat::Host, Command::Withdraw).unwrap();
+    p.pump();
+    assert!(p.guest.room().open[0].is_none());
+    p.assert_in_sync();
+}
+
+#[test]
+fn an_answer_after_our_minute_is_refused_locally() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    play_some(&mut p, 1);
+    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
+    p.pump();
+    p.now += 60_001;
+    assert_eq!(
+        p.act(Seat::Guest, Command::Reply { accept: true }),
+        Err(CommandError::Expired)
+    );
+}
+
+#[test]
+fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    let first = |p: &Pair| p.host.room().seat_of(Player::Blue);
+    assert_eq!(first(&p), Seat::Host);
+    play_some(&mut p, 3);
+    p.act(
+        Seat::Guest,
+        Command::Propose(Proposal::NewGame { max_turns: None }),
+    )
+    .unwrap();
+    p.pump();
+    p.act(Seat::Host, Command::Reply { accept: false }).unwrap();
+    p.pump();
+    assert_eq!(first(&p), Seat::Host, "a decline changes nothing");
+    p.act(
+        Seat::Host,
+        Command::Propose(Proposal::NewGame {
+            max_turns: Some(30),
+        }),
+    )
+    .unwrap();
+    p.pump();
+    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    p.assert_in_sync();
+    assert_eq!(first(&p), Seat::Guest);
+    assert!(p.guest.my_turn());
+    assert_eq!(p.guest.player(), Player::Blue);
+    assert!(
+        matches!(p.host.game(), Some(AnyGame::Morris(m)) if m.max_turns() == 30 && m.turns() == 0)
+    );
+    // An undo in the new game does not change the order.
+    play_some(&mut p, 1);
+    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
+    p.pump();
+    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    assert_eq!(first(&p), Seat::Guest);
+    p.act(
+        Seat::Guest,
+        Command::Propose(Proposal::NewGame { max_turns: None }),
+    )
+    .unwrap();
+    p.pump();
+    p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    assert_eq!(first(&p), Seat::Host, "host, guest, host");
+    assert_eq!(p.host.room().game_number, 2);
+}
+
+#[test]
+fn resignation_and_agreed_draws_end_the_game() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    play_some(&mut p, 3);
+    p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
+    p.pump();
+    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    assert_eq!(p.guest.room().ending, Some(Ending::DrawAgreed));
+    assert_eq!(p.guest.room().winner(), None);
+    assert_eq!(
+        p.act(Seat::Host, Command::Play(Step::Cell(0))),
+        Err(CommandError::Refused(Void::GameOver))
+    );
+    p.act(
+        Seat::Host,
+        Command::Propose(Proposal::NewGame { max_turns: None }),
+    )
+    .unwrap();
+    p.pump();
+    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
+    p.pump();
+    p.act(Seat::Host, Command::Resign).unwrap();
+    p.pump();
+    assert_eq!(p.guest.room().ending, Some(Ending::Resigned(Seat::Host)));
+    assert_eq!(p.guest.room().winner(), Some(p.guest.player()));
+    p.assert_in_sync();
+}
+
+#[test]
+fn a_stranger_cannot_take_the_guest_seat() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    let refusal = |out: &[Effect], why: Refusal| {
+        out.iter()
+            .any(|e| matches!(e, Effect::Event(Event::Refused { why: w, .. }) if *w == why))
+    };
+    // A third party with the link but another key, once the guest seat is bound.
+    let intruder = Session::guest(p.host.invite().clone(), [77; 32], Config::default(), 0);
+    let out = p
+        .host
+        .receive(&encode(&Message::Entries(intruder.entries())), 0);
+    assert!(refusal(&out, Refusal::Intruder));
+    // Without the room secret the proof fails, even for a free seat.
+    let mut host = Session::host(p.host.invite().clone(), HOST_SEED, Config::default(), 0);
+    let mut wrong = p.host.invite().clone();
+    wrong.secret = [0; 16];
+    let impostor = Session::guest(wrong, [78; 32], Config::default(), 0);
+    let out = host.receive(&encode(&Message::Entries(impostor.entries())), 0);
+    assert!(refusal(&out, Refusal::BadProof));
+    assert!(!host.room().hello[1]);
+    p.assert_in_sync();
+}
+
+#[test]
+fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    play_some(&mut p, 2);
+    let mut copy = Session::restore(p.host.save()).unwrap();
+    let g = p.host.game().unwrap().clone();
+    let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
+    p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
+    p.pump();
+    for e in out {
+        if let Effect::Send(m) = e {
+            let r = p.guest.receive(&m, 6);
+            p.route(Seat::Guest, r);
+        }
+    }
+    assert!(p.events.contains(&(Seat::Guest, Event::Fork(Seat::Host))));
+    assert!(p.guest.forked() && p.guest.suspended());
+    assert_eq!(p.guest.fork_proofs().len(), 1);
+    assert_eq!(
+        p.act(Seat::Guest, Command::Resign),
+        Err(CommandError::Suspended)
+    );
+}
+
+#[test]
+fn an_absent_peer_keeps_its_seat_five_minutes_then_the_game_may_be_claimed() {
+    let mut p = Pair::new(GameKind::Meta, 0);
+    play_some(&mut p, 2);
+    // The guest's process freezes: nothing more arrives from it.
+    for _ in 0..3 {
+        p.now += 2_000;
+        let out = p.host.tick(p.now);
+        p.route(Seat::Host, out);
+        p.to_guest.clear();
+    }
+    assert_eq!(p.host.presence(), Presence::Away { since: 0 });
+    assert_eq!(p.host.reserved_until(), Some(300_000));
+    p.now = 299_999;
+    assert_eq!(
+        p.act(Seat::Host, Command::ClaimWin),
+        Err(CommandError::TooEarly)
+    );
+    p.now = 300_000;
+    p.act(Seat::Host, Command::ClaimWin).unwrap();
+    assert_eq!(p.host.room().ending, Some(Ending::Claimed(Seat::Host)));
+    // The guest comes back: it learns the claim by resync.
+    let a = p.host.peer_connected(p.now);
+    p.route(Seat::Host, a);
+    let b = p.guest.peer_connected(p.now);
+    p.route(Seat::Guest, b);
+    p.pump();
+    p.assert_in_sync();
+    assert_eq!(p.guest.room().winner(), Some(p.host.player()));
+}
+
+#[test]
+fn a_disconnection_then_reload_resynchronises_to_the_uninterrupted_game() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    play_some(&mut p, 6);
+    while p.mover() != Seat::Host {
+        play_some(&mut p, 1);
+    }
+    let out = p.host.peer_disconnected(p.now);
+    p.route(Seat::Host, out);
+    // The host plays while the guest's tab reloads: the message is lost.
+    let g = p.host.game().unwrap().clone();
+    p.act(Seat::Host, Command::Play(legal_step(&g, 4))).unwrap();
+    p.to_guest.clear();
+    let saved = p.guest.save();
+    p.guest = Session::restore(saved).unwrap();
+    assert_ne!(p.guest.room(), p.host.room());
+    let a = p.host.peer_connected(p.now);
+    p.route(Seat::Host, a);
+    let b = p.guest.peer_connected(p.now);
+    p.route(Seat::Guest, b);
+    p.pump();
+    p.assert_in_sync();
+    play_some(&mut p, 400);
+    p.assert_in_sync();
+}
+
+#[test]
+fn arbitrary_bytes_never_panic_the_decoder() {
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut p = Pair::new(GameKind::Meta, 0);
+    let valid = encode(&Message::Entries(p.host.entries()));
+    for round in 0..3000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let bytes: Vec<u8> = if round % 2 == 0 {
+            (0..(seed % 300) as usize)
+                .map(|i| (seed >> (i % 56)) as u8)
+                .collect()
+        } else {
+            let mut b = valid.clone();
+            let i = (seed as usize) % b.len();
+            b[i] ^= 1 << (seed % 8);
+            b
+        };
+        let _ = decode_message(&bytes);
+        let out = p.guest.receive(&bytes, 0);
+        p.route(Seat::Guest, out);
+    }
+    assert!(decode_message(&vec![0u8; wire::MAX_MESSAGE + 1]) == Err(DecodeError::TooLarge));
+    p.to_host.clear();
+    play_some(&mut p, 3);
+    p.assert_in_sync();
+}
+
+#[test]
+fn an_exported_transcript_verifies_and_every_byte_corruption_is_caught() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    play_some(&mut p, 12);
+    p.act(Seat::Guest, Command::Propose(Proposal::Draw))
+        .unwrap();
+    p.pump();
+    let text = p.guest.export();
+    let v = transcript::verify(&text).unwrap();
+    assert_eq!(v.game(), p.host.game());
+    assert_eq!(v.room, *p.host.room());
+    let bytes = text.as_bytes();
+    let mut checked = 0;
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x20] {
+            let mut b = bytes.to_vec();
+            b[i] ^= flip;
+            let Ok(s) = std::str::from_utf8(&b) else {
+                continue;
+            };
+            assert!(
+                transcript::verify(s).is_err(),
+                "byte {i} ^ {flip:#x} accepted"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > bytes.len());
+}
+
+#[test]
+fn invitations_round_trip_and_malformed_ones_are_refused() {
+    let inv = Invite::new(GameKind::Morris, 250, [3; 16], HOST_SEED, [4; 16]);
+    let text = inv.to_fragment();
+    assert_eq!(Invite::from_fragment(&format!("#{text}")), Ok(inv.clone()));
+    for bad in [
+        "",
+        "g=chess&t=1&r=00&k=00&s=00",
+        &text.replace("t=250", "t=501"),
+        &text.replace("g=morris", "g=morris&g=meta"),
+        &text[..text.len() - 1],
+        &text.to_uppercase(),
+    ] {
+        assert!(Invite::from_fragment(bad).is_err(), "{bad}");
+    }
+}

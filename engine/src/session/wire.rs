@@ -1,0 +1,433 @@
+//! What travels between the two browsers: signed, hash-chained transcript entries and a few
+//! unchained transport messages, in a canonical `postcard` encoding with a size cap.
+
+use crate::meta::Cell;
+use crate::morris::{self, Point};
+use crate::GameKind;
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt;
+
+/// Version of this protocol, carried by every `Hello`.
+pub const PROTOCOL_VERSION: u16 = 1;
+/// Largest wire message accepted, checked before decoding starts.
+pub const MAX_MESSAGE: usize = 16 * 1024;
+/// Entries per `Entries` message at most (a sync sends several messages).
+pub const MAX_BATCH: usize = 48;
+
+const SIGN_DOMAIN: &[u8] = b"moulin/entry/v1";
+const HASH_DOMAIN: &[u8] = b"moulin/hash/v1";
+const JOIN_DOMAIN: &[u8] = b"moulin/join/v1";
+
+/// A SHA-256 digest.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+pub struct Digest32(pub [u8; 32]);
+
+impl Digest32 {
+    /// The all-zero digest: "no entry".
+    pub const ZERO: Digest32 = Digest32([0; 32]);
+}
+
+impl fmt::Debug for Digest32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex(&self.0[..6]))
+    }
+}
+
+/// A room: 16 random bytes chosen by the host.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RoomId(pub [u8; 16]);
+
+impl fmt::Debug for RoomId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "room {}", hex(&self.0[..4]))
+    }
+}
+
+/// The two seats of a room. The host created it and sets the options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seat {
+    /// Created the room and holds the invitation's key.
+    Host,
+    /// Joined through the invitation.
+    Guest,
+}
+
+impl Seat {
+    /// 0 for the host, 1 for the guest.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other seat.
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::Host => Seat::Guest,
+            Seat::Guest => Seat::Host,
+        }
+    }
+}
+
+/// The game and its options, as agreed in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rules {
+    /// `true` for Nine Men's Morris, `false` for Ultimate tic-tac-toe.
+    pub morris: bool,
+    /// Morris turn limit (1–500; ignored for Ultimate tic-tac-toe).
+    pub max_turns: u16,
+}
+
+impl Rules {
+    /// The rules for a game kind with this Morris limit.
+    pub fn new(kind: GameKind, max_turns: u16) -> Rules {
+        Rules {
+            morris: kind == GameKind::Morris,
+            max_turns: if kind == GameKind::Morris {
+                max_turns
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Which game.
+    pub fn kind(self) -> GameKind {
+        if self.morris {
+            GameKind::Morris
+        } else {
+            GameKind::Meta
+        }
+    }
+}
+
+/// One game step as carried on the wire (indices, checked when applied).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Step {
+    /// Morris: place on a point.
+    Place(u8),
+    /// Morris: move from a point to a point.
+    Move(u8, u8),
+    /// Morris: capture on a point.
+    Capture(u8),
+    /// Ultimate tic-tac-toe: play a cell (`board * 9 + cell`).
+    Cell(u8),
+}
+
+impl Step {
+    /// The wire form of a Morris step.
+    pub fn from_morris(a: morris::Action) -> Step {
+        match a {
+            morris::Action::Place(p) => Step::Place(p.index() as u8),
+            morris::Action::Move { from, to } => Step::Move(from.index() as u8, to.index() as u8),
+            morris::Action::Capture(p) => Step::Capture(p.index() as u8),
+        }
+    }
+
+    /// The wire form of an Ultimate tic-tac-toe move.
+    pub fn from_cell(c: Cell) -> Step {
+        Step::Cell(c.index() as u8)
+    }
+
+    /// The Morris step, if this is one with valid points.
+    pub fn to_morris(self) -> Option<morris::Action> {
+        let p = Point::new;
+        Some(match self {
+            Step::Place(a) => morris::Action::Place(p(a)?),
+            Step::Move(a, b) => morris::Action::Move {
+                from: p(a)?,
+                to: p(b)?,
+            },
+            Step::Capture(a) => morris::Action::Capture(p(a)?),
+            Step::Cell(_) => return None,
+        })
+    }
+
+    /// The cell, if this is an Ultimate tic-tac-toe move with a valid index.
+    pub fn to_cell(self) -> Option<Cell> {
+        match self {
+            Step::Cell(c) => Cell::new(c),
+            _ => None,
+        }
+    }
+}
+
+/// What a proposal asks for; the other seat accepts or declines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Proposal {
+    /// Take back the last turn (Morris: the place or move with its capture).
+    Undo,
+    /// Start a new game; only the host may set a new Morris limit.
+    NewGame {
+        /// The new Morris turn limit (host only).
+        max_turns: Option<u16>,
+    },
+    /// End the game in a draw.
+    Draw,
+}
+
+/// The content of a transcript entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Body {
+    /// First entry of each seat: versions, the rules it expects, its key; the guest proves it
+    /// knows the room secret and so binds its key to the guest seat.
+    Hello {
+        /// [`PROTOCOL_VERSION`].
+        protocol: u16,
+        /// The rules: the host's are the room's; the guest's must name the same game.
+        rules: Rules,
+        /// The sender's public key.
+        key: [u8; 32],
+        /// Guest: `join_proof(room, secret, key)`; host: zeros.
+        proof: [u8; 32],
+    },
+    /// Host only, before the first move of the first game: new Morris limit.
+    Settings {
+        /// The turn limit, 1–500.
+        max_turns: u16,
+    },
+    /// A game step by the player to move.
+    Play(Step),
+    /// Opens a proposal (one open proposal per seat at a time).
+    Propose(Proposal),
+    /// Answers the other seat's open proposal, which must be the entry with this sequence
+    /// number.
+    Reply {
+        /// Sequence number of the proposal entry.
+        proposal: u32,
+        /// Accepted or declined.
+        accept: bool,
+    },
+    /// Withdraws the sender's open proposal (also sent when it expires).
+    Withdraw {
+        /// Sequence number of the proposal entry.
+        proposal: u32,
+        /// Sent because the minute ran out.
+        expired: bool,
+    },
+    /// The sender resigns the current game.
+    Resign,
+    /// The opponent stayed away past the seat reservation: the sender claims the game.
+    ClaimWin,
+    /// The sender leaves the room for good.
+    Leave,
+}
+
+/// The signed part of an entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Header {
+    /// The room.
+    pub room: RoomId,
+    /// The sender's seat.
+    pub seat: Seat,
+    /// The sender's sequence number, from 0.
+    pub seq: u32,
+    /// The sender's clock, milliseconds (used only against the sender's own earlier times).
+    pub time: u64,
+    /// Hash of the sender's previous entry (zero for the first).
+    pub prev: Digest32,
+    /// Hash of the latest entry of the other seat the sender had seen (zero for none).
+    pub seen: Digest32,
+}
+
+/// A signed transcript entry.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Entry {
+    /// Room, seat, sequence, time and chain links.
+    pub header: Header,
+    /// What the entry says.
+    pub body: Body,
+    /// Ed25519 signature of [`Entry::signed_bytes`].
+    pub sig: Sig,
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?}#{} {:?}",
+            self.header.seat, self.header.seq, self.body
+        )
+    }
+}
+
+/// An Ed25519 signature (64 bytes, as two halves for serde).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Sig(pub [u8; 32], pub [u8; 32]);
+
+impl Sig {
+    fn to_bytes(self) -> [u8; 64] {
+        let mut b = [0; 64];
+        b[..32].copy_from_slice(&self.0);
+        b[32..].copy_from_slice(&self.1);
+        b
+    }
+
+    fn from_bytes(b: [u8; 64]) -> Sig {
+        let mut r = [0; 32];
+        let mut s = [0; 32];
+        r.copy_from_slice(&b[..32]);
+        s.copy_from_slice(&b[32..]);
+        Sig(r, s)
+    }
+}
+
+impl Entry {
+    /// Builds and signs an entry.
+    pub fn sign(key: &SigningKey, header: Header, body: Body) -> Entry {
+        let msg = signed_bytes(&header, &body);
+        let sig = Sig::from_bytes(key.sign(&msg).to_bytes());
+        Entry { header, body, sig }
+    }
+
+    /// Checks the signature against a public key (strict: no malleable signatures, no
+    /// small-order keys).
+    pub fn verify(&self, key: &VerifyingKey) -> bool {
+        let sig = Signature::from_bytes(&self.sig.to_bytes());
+        key.verify_strict(&signed_bytes(&self.header, &self.body), &sig)
+            .is_ok()
+    }
+
+    /// The entry's hash: what the next entries link to.
+    pub fn hash(&self) -> Digest32 {
+        let mut h = Sha256::new();
+        h.update(HASH_DOMAIN);
+        h.update(encode(self));
+        Digest32(h.finalize().into())
+    }
+
+    /// The sender's seat.
+    pub fn seat(&self) -> Seat {
+        self.header.seat
+    }
+
+    /// The sender's sequence number.
+    pub fn seq(&self) -> u32 {
+        self.header.seq
+    }
+}
+
+fn signed_bytes(header: &Header, body: &Body) -> Vec<u8> {
+    let mut out = SIGN_DOMAIN.to_vec();
+    out.extend(encode(&(header, body)));
+    out
+}
+
+/// The guest's proof that it knows the room secret, bound to its key.
+pub fn join_proof(room: RoomId, secret: &[u8; 16], key: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(JOIN_DOMAIN);
+    h.update(room.0);
+    h.update(secret);
+    h.update(key);
+    h.finalize().into()
+}
+
+/// The two chains' heads: how many entries of each seat one has, and the hash of the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heads {
+    /// Entries held per seat (host, guest).
+    pub count: [u32; 2],
+    /// Hash of the last held entry per seat.
+    pub last: [Digest32; 2],
+}
+
+/// Everything a peer sends on the data channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Message {
+    /// Transcript entries, in order (one new entry, or a batch during resync).
+    Entries(Vec<Entry>),
+    /// Heartbeat and resync offer: what the sender holds. The receiver sends back the entries
+    /// the sender lacks.
+    Heads(Heads),
+}
+
+/// Why bytes from the peer could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Larger than [`MAX_MESSAGE`].
+    TooLarge,
+    /// Not a message of this protocol.
+    Malformed,
+    /// Decodes, but not in the one canonical encoding (a re-encoding differs).
+    NotCanonical,
+    /// More entries than [`MAX_BATCH`].
+    TooManyEntries,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DecodeError::TooLarge => "message too large",
+            DecodeError::Malformed => "malformed message",
+            DecodeError::NotCanonical => "message not in canonical encoding",
+            DecodeError::TooManyEntries => "too many entries in one message",
+        })
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// The canonical encoding of a value.
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    postcard::to_allocvec(value).expect("postcard encodes in-memory values")
+}
+
+/// Decodes a value, capped in size, rejecting trailing bytes and non-canonical encodings.
+pub fn decode<T: Serialize + for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, DecodeError> {
+    if bytes.len() > MAX_MESSAGE {
+        return Err(DecodeError::TooLarge);
+    }
+    let (value, rest) =
+        postcard::take_from_bytes::<T>(bytes).map_err(|_| DecodeError::Malformed)?;
+    if !rest.is_empty() {
+        return Err(DecodeError::Malformed);
+    }
+    if encode(&value) != bytes {
+        return Err(DecodeError::NotCanonical);
+    }
+    Ok(value)
+}
+
+/// Decodes a wire message.
+pub fn decode_message(bytes: &[u8]) -> Result<Message, DecodeError> {
+    let m: Message = decode(bytes)?;
+    if let Message::Entries(e) = &m {
+        if e.len() > MAX_BATCH {
+            return Err(DecodeError::TooManyEntries);
+        }
+    }
+    Ok(m)
+}
+
+/// Lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Strict lowercase hexadecimal (no uppercase, no whitespace): every character counts.
+pub fn unhex(s: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let b = s.as_bytes();
+    if b.len() % 2 != 0 {
+        return None;
+    }
+    b.chunks(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
+}
+
+/// Fixed-size strict hexadecimal.
+pub fn unhex_array<const N: usize>(s: &str) -> Option<[u8; N]> {
+    unhex(s)?.try_into().ok()
+}
