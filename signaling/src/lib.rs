@@ -3,8 +3,10 @@
 //!
 //! - `GET /ws/{room}` upgrades to a websocket speaking matchbox's full-mesh protocol, so the stock
 //!   `matchbox_socket` client pointed at `ws://HOST/ws/ROOM` works unchanged. The relay keeps
-//!   presence only (who is in which room), nothing about games.
-//! - `GET /health` answers `200 ok`.
+//!   presence only (who is in which room, two peers at most), nothing about games. Refusals come
+//!   before the upgrade, as a status and `{"error":"…"}` (see `signaling/README.md`).
+//! - `GET /ice-servers` hands the client the configured STUN/TURN servers.
+//! - `GET /health` answers `200` with the relay's counts as JSON.
 //! - Everything else is a static file from [`Config::static_dir`], compressed (gzip, brotli) and
 //!   with cache headers fit for content-hashed assets; an extension-less path (`/moulin`,
 //!   `/meta-morpion/salon/…`) serves `index.html` so the client's router can take over.
@@ -17,144 +19,316 @@
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 //! let mut config = signaling::Config::default();
 //! config.static_dir = "client/dist".into();
+//! let server = signaling::Server::new(config);
+//! let stats = server.stats(); // rooms, peers, connections: for tests and benchmarks
 //! // The binary passes Ctrl-C / SIGTERM; this example stops at once.
-//! signaling::run(listener, config, async {}).await
+//! server.run(listener, async {}).await?;
+//! assert_eq!(stats.counts().rooms, 0);
+//! # Ok(())
 //! # }
 //! ```
 #![forbid(unsafe_code)]
 
+mod config;
 mod relay;
+mod rooms;
 mod static_files;
 
 use std::{
-    future::{Future, IntoFuture},
+    future::Future,
     io,
     net::SocketAddr,
-    path::PathBuf,
+    sync::{
+        atomic::{AtomicUsize, Ordering},
+        Arc,
+    },
     time::Duration,
 };
 
 use axum::{
-    extract::Request,
+    body::Body,
+    extract::{ConnectInfo, Request, State},
+    http::header,
     middleware::{self, Next},
-    response::Response,
+    response::{IntoResponse, Response},
     routing::get,
-    serve::ListenerExt,
     Router,
 };
-use tokio::{net::TcpListener, sync::watch};
+use hyper::{body::Incoming, server::conn::http1, service::service_fn};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::{
+    net::TcpListener,
+    sync::{watch, Semaphore},
+};
+use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
-/// What a self-hoster can set. Built with [`Config::default`] then adjusted field by field, so
-/// that new settings (limits, allowed origins, …) can be added without breaking callers.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Config {
-    /// Directory holding the built web client (`index.html`, the hashed `.js` and `.wasm`).
-    /// If it is missing the relay still runs: static requests get `503`.
-    pub static_dir: PathBuf,
-    /// How long shutdown waits for HTTP requests to finish and websockets to close before
-    /// giving up on them.
-    pub drain_timeout: Duration,
-}
+pub use config::{AllowedOrigins, BadIpNet, Config, IceServer, IpNet};
+pub use rooms::Counts;
 
-impl Config {
-    /// Default for [`Config::static_dir`], relative to the working directory.
-    pub const DEFAULT_STATIC_DIR: &'static str = "client/dist";
-    /// Default for [`Config::drain_timeout`].
-    pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            static_dir: PathBuf::from(Self::DEFAULT_STATIC_DIR),
-            drain_timeout: Self::DEFAULT_DRAIN_TIMEOUT,
-        }
-    }
-}
-
-/// Serves the relay on `listener` until `shutdown` completes, then drains: stops accepting,
-/// lets HTTP requests finish, sends every websocket a close frame (`1001 going away`) and waits
-/// for the peers to go, all within [`Config::drain_timeout`].
-///
-/// Returns `Ok(())` after a shutdown, or the listener's error if serving stops by itself.
+/// Serves the relay on `listener` until `shutdown` completes; see [`Server::run`].
 pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let addr = listener.local_addr()?;
-    if !config.static_dir.is_dir() {
-        warn!(
-            static_dir = %config.static_dir.display(),
-            "static directory not found: the web client is not built; pages will answer 503"
-        );
+    Server::new(config).run(listener, shutdown).await
+}
+
+/// The relay, before it runs: lets a caller keep a [`Stats`] handle.
+pub struct Server {
+    config: Arc<Config>,
+    relay: relay::Relay,
+    stop_tx: watch::Sender<bool>,
+    stop_rx: watch::Receiver<bool>,
+    connections: Arc<AtomicUsize>,
+}
+
+/// A live view of what a [`Server`] holds, usable while and after it runs.
+#[derive(Clone)]
+pub struct Stats {
+    rooms: Arc<rooms::Rooms>,
+    connections: Arc<AtomicUsize>,
+}
+
+impl Stats {
+    /// Rooms, peers, client IPs with a peer, and open TCP connections right now.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            connections: self.connections.load(Ordering::Relaxed),
+            ..self.rooms.counts()
+        }
+    }
+}
+
+impl Server {
+    /// A relay with these settings.
+    pub fn new(config: Config) -> Self {
+        let config = Arc::new(config);
+        // `true` once shutting down. Every connection and websocket task holds a receiver, so
+        // `closed()` on the sender tells when the last one is gone (mini-redis' drain, with one
+        // channel).
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let relay = relay::Relay::new(config.clone(), stop_rx.clone());
+        Self {
+            config,
+            relay,
+            stop_tx,
+            stop_rx,
+            connections: Arc::default(),
+        }
     }
 
-    // `true` once shutting down. Every websocket task holds a receiver, so `closed()` on the
-    // sender tells when the last one is gone (mini-redis' drain, with one channel).
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let app = router(&config, stop_rx.clone());
-    let listener = listener.tap_io(|tcp| {
-        // Signalling messages are small and latency-bound.
-        if let Err(err) = tcp.set_nodelay(true) {
-            debug!(%err, "cannot set TCP_NODELAY");
+    /// A handle on the relay's counts.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            rooms: self.relay.rooms.clone(),
+            connections: self.connections.clone(),
         }
-    });
-    let mut http_stop = stop_rx;
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = http_stop.wait_for(|stopping| *stopping).await;
-    })
-    .into_future();
-    tokio::pin!(server);
-    info!(%addr, static_dir = %config.static_dir.display(), "relay started");
-
-    tokio::select! {
-        result = &mut server => return result,
-        () = shutdown => {}
     }
 
-    info!("shutting down: draining connections");
-    stop_tx.send_replace(true);
-    let drained = async {
-        let result = (&mut server).await;
-        stop_tx.closed().await;
-        result
-    };
-    match tokio::time::timeout(config.drain_timeout, drained).await {
-        Ok(result) => {
-            info!("relay stopped");
-            result
-        }
-        Err(_) => {
+    /// Serves the relay on `listener` until `shutdown` completes, then drains: stops accepting,
+    /// lets HTTP requests finish, sends every websocket a close frame (`1001 going away`) and
+    /// waits for the peers to go, all within [`Config::drain_timeout`].
+    ///
+    /// Accept errors (such as running out of file descriptors) are logged and retried, so this
+    /// returns `Ok(())` after a shutdown; the `Result` leaves room for setup errors.
+    pub async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> io::Result<()> {
+        let Self {
+            config,
+            relay,
+            stop_tx,
+            stop_rx,
+            connections,
+        } = self;
+        let addr = listener.local_addr()?;
+        if !config.static_dir.is_dir() {
             warn!(
+                static_dir = %config.static_dir.display(),
+                "static directory not found: the web client is not built; pages will answer 503"
+            );
+        }
+        let stats = Stats {
+            rooms: relay.rooms.clone(),
+            connections: connections.clone(),
+        };
+        let app = router(&config, relay, stats)?;
+        let slots = Arc::new(Semaphore::new(
+            config.max_connections.saturating_add(Config::HTTP_HEADROOM),
+        ));
+        info!(
+            %addr,
+            static_dir = %config.static_dir.display(),
+            max_connections = config.max_connections,
+            max_rooms = config.max_rooms,
+            idle_timeout_ms = config.idle_timeout.as_millis() as u64,
+            ice_servers = config.ice_servers.len(),
+            "relay started"
+        );
+
+        tokio::pin!(shutdown);
+        loop {
+            let accepted = tokio::select! {
+                accepted = listener.accept() => accepted,
+                () = &mut shutdown => break,
+            };
+            let (tcp, remote) = match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // EMFILE and the like: wait for connections to go rather than spin.
+                    warn!(%err, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let Ok(slot) = slots.clone().try_acquire_owned() else {
+                debug!("connection limit reached: connection dropped");
+                continue;
+            };
+            // Signalling messages are small and latency-bound.
+            if let Err(err) = tcp.set_nodelay(true) {
+                debug!(%err, "cannot set TCP_NODELAY");
+            }
+            connections.fetch_add(1, Ordering::Relaxed);
+            let connection = Connection {
+                connections: connections.clone(),
+                _slot: slot,
+            };
+            let app = app.clone();
+            let stop = stop_rx.clone();
+            let header_read_timeout = config.header_read_timeout;
+            tokio::spawn(async move {
+                serve_connection(tcp, remote, app, stop, header_read_timeout).await;
+                drop(connection);
+            });
+        }
+        // Only connection and websocket tasks may hold a stop receiver from here on.
+        drop((listener, app));
+
+        info!("shutting down: draining connections");
+        stop_tx.send_replace(true);
+        drop(stop_rx);
+        match tokio::time::timeout(config.drain_timeout, stop_tx.closed()).await {
+            Ok(()) => info!("relay stopped"),
+            Err(_) => warn!(
                 timeout = ?config.drain_timeout,
                 "connections still open after the drain timeout: dropping them"
-            );
-            Ok(())
+            ),
+        }
+        Ok(())
+    }
+}
+
+/// Counts a TCP connection while it lives and holds its slot under the connection cap.
+struct Connection {
+    connections: Arc<AtomicUsize>,
+    _slot: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.connections.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// One HTTP/1.1 connection, until it closes or hands itself over to a websocket; closed
+/// gracefully (after the request in flight) when the relay stops.
+async fn serve_connection(
+    tcp: tokio::net::TcpStream,
+    remote: SocketAddr,
+    app: Router,
+    mut stop: watch::Receiver<bool>,
+    header_read_timeout: Duration,
+) {
+    let service = service_fn(move |mut request: hyper::Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(remote));
+        app.clone().oneshot(request.map(Body::new))
+    });
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_read_timeout);
+    let connection = builder
+        .serve_connection(TokioIo::new(tcp), service)
+        .with_upgrades();
+    tokio::pin!(connection);
+    let stopping = async {
+        if stop.wait_for(|stopping| *stopping).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(err) = result {
+                debug!(%err, "connection ended with an error");
+            }
+        }
+        () = stopping => {
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
         }
     }
 }
 
-/// The whole application: `/health`, the signalling websocket, and static files as fallback.
-fn router(config: &Config, stop: watch::Receiver<bool>) -> Router {
-    Router::new()
-        .route("/health", get(health))
+/// The whole application: `/health`, `/ice-servers`, the signalling websocket, and static files
+/// as fallback.
+fn router(config: &Config, relay: relay::Relay, stats: Stats) -> io::Result<Router> {
+    let ice = ice_servers_json(&config.ice_servers)?;
+    Ok(Router::new()
+        .route("/health", get(health).with_state(stats))
         .route(
-            "/ws/{room}",
-            get(relay::websocket).with_state(relay::Relay::new(stop)),
+            "/ice-servers",
+            get(move || async move {
+                (
+                    [
+                        (header::CONTENT_TYPE, "application/json"),
+                        (header::CACHE_CONTROL, "no-store"),
+                    ],
+                    ice,
+                )
+            }),
         )
+        .route("/ws/{room}", get(relay::websocket).with_state(relay))
         .fallback_service(static_files::router(&config.static_dir))
-        .layer(middleware::from_fn(log_request))
+        .layer(middleware::from_fn(log_request)))
 }
 
-async fn health() -> &'static str {
-    "ok"
+/// `{"iceServers":[{"urls":[…],"username":…,"credential":…}]}`, the shape of
+/// `RTCConfiguration.iceServers`.
+fn ice_servers_json(servers: &[IceServer]) -> io::Result<String> {
+    let servers: Vec<serde_json::Value> = servers
+        .iter()
+        .map(|server| {
+            let mut entry = serde_json::json!({ "urls": server.urls });
+            if let Some(username) = &server.username {
+                entry["username"] = username.as_str().into();
+            }
+            if let Some(credential) = &server.credential {
+                entry["credential"] = credential.as_str().into();
+            }
+            entry
+        })
+        .collect();
+    serde_json::to_string(&serde_json::json!({ "iceServers": servers })).map_err(io::Error::other)
+}
+
+async fn health(State(stats): State<Stats>) -> Response {
+    let counts = stats.counts();
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        format!(
+            "{{\"status\":\"ok\",\"rooms\":{},\"peers\":{},\"connections\":{}}}",
+            counts.rooms, counts.peers, counts.connections
+        ),
+    )
+        .into_response()
 }
 
 /// One debug line per request. The path is redacted where it may carry a room id.
@@ -178,7 +352,11 @@ async fn log_request(request: Request, next: Next) -> Response {
 fn loggable_path(path: &str) -> &str {
     if path == "/ws" || path.starts_with("/ws/") {
         "/ws/{room}"
-    } else if path == "/" || path == "/health" || static_files::has_extension(path) {
+    } else if path == "/"
+        || path == "/health"
+        || path == "/ice-servers"
+        || static_files::has_extension(path)
+    {
         path
     } else {
         "{page}"

@@ -1,7 +1,7 @@
 //! The `signaling` binary: parses flags and environment, binds, and runs [`signaling::run`] until
 //! Ctrl-C or SIGTERM.
 
-use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode};
+use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::Parser;
 use tracing::{error, info};
@@ -15,9 +15,18 @@ use tracing_subscriber::{filter::LevelFilter, EnvFilter};
     version,
     after_help = "\
 Endpoints:
-  GET /ws/ROOM   matchbox full-mesh signalling websocket (stock matchbox_socket client)
-  GET /health    200 ok
-  GET /...       files from the static directory; paths without an extension serve index.html
+  GET /ws/ROOM      matchbox full-mesh signalling websocket (stock matchbox_socket client);
+                    ROOM is 1-64 of A-Z a-z 0-9 _ -; two peers per room. Refusals, before the
+                    upgrade, as {\"error\":...}: 400 bad_room, 403 origin_not_allowed,
+                    409 room_full, 429 too_many_connections, 503 relay_full / too_many_rooms.
+                    Without upgrade headers: 200 {\"peers\":N} if joinable now, else the refusal.
+  GET /ice-servers  {\"iceServers\":[...]} (RTCIceServer entries; empty unless configured)
+  GET /health       200 {\"status\":\"ok\",\"rooms\":R,\"peers\":P,\"connections\":C}
+  GET /...          files from the static directory; paths without an extension serve index.html
+
+Durations are seconds (`12`, `0.5`) or carry a unit (`500ms`, `12s`, `2m`).
+A frozen peer (no message and no pong) is closed after --idle-timeout; the relay pings every
+third of it, and matchbox_socket also sends a keep-alive every 10 s.
 
 Logs go to stderr; RUST_LOG sets the filter (default: info), e.g. RUST_LOG=signaling=debug.
 Prints `Relay listening on http://ADDR/` on stdout once bound. Stops gracefully on Ctrl-C or
@@ -32,11 +41,107 @@ struct Cli {
     /// runs and pages answer 503.
     #[arg(long, env = "MOULIN_STATIC_DIR", default_value = signaling::Config::DEFAULT_STATIC_DIR)]
     static_dir: PathBuf,
+
+    /// Most signalling websockets open at once.
+    #[arg(long, env = "MOULIN_MAX_CONNECTIONS", default_value_t = signaling::Config::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+
+    /// Most signalling websockets from one client IP (see --trusted-proxy).
+    #[arg(long, env = "MOULIN_MAX_CONNECTIONS_PER_IP", default_value_t = signaling::Config::DEFAULT_MAX_CONNECTIONS_PER_IP)]
+    max_connections_per_ip: usize,
+
+    /// Most rooms open at once.
+    #[arg(long, env = "MOULIN_MAX_ROOMS", default_value_t = signaling::Config::DEFAULT_MAX_ROOMS)]
+    max_rooms: usize,
+
+    /// Largest websocket message, in bytes; a bigger frame closes the socket (1009) unread.
+    #[arg(long, env = "MOULIN_MAX_MESSAGE_SIZE", default_value_t = signaling::Config::DEFAULT_MAX_MESSAGE_SIZE)]
+    max_message_size: usize,
+
+    /// Messages per second a peer may send on average (bursts of twice that); over it the
+    /// socket is closed (1008).
+    #[arg(long, env = "MOULIN_MAX_MESSAGES_PER_SECOND", default_value_t = signaling::Config::DEFAULT_MAX_MESSAGES_PER_SECOND)]
+    max_messages_per_second: u32,
+
+    /// Close a peer that sent nothing, not even a pong, for this long (1001); must exceed a
+    /// third of itself plus a round trip, and should exceed matchbox_socket's 10 s keep-alive.
+    #[arg(long, env = "MOULIN_IDLE_TIMEOUT", default_value = "12s", value_parser = duration)]
+    idle_timeout: Duration,
+
+    /// How long a new connection may take to send its request headers.
+    #[arg(long, env = "MOULIN_HEADER_READ_TIMEOUT", default_value = "10s", value_parser = duration)]
+    header_read_timeout: Duration,
+
+    /// How long shutdown waits for connections to close.
+    #[arg(long, env = "MOULIN_DRAIN_TIMEOUT", default_value = "5s", value_parser = duration)]
+    drain_timeout: Duration,
+
+    /// Page origins allowed to open a websocket besides the relay's own (Origin host = Host),
+    /// e.g. https://games.example; `*` allows every origin. Repeat the flag, or separate with
+    /// commas.
+    #[arg(
+        long = "allowed-origin",
+        env = "MOULIN_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    allowed_origins: Vec<String>,
+
+    /// Reverse proxies (IP or CIDR) whose X-Forwarded-For is believed for the per-IP limit,
+    /// e.g. 127.0.0.1 or 10.0.0.0/8. Repeat the flag, or separate with commas.
+    #[arg(
+        long = "trusted-proxy",
+        env = "MOULIN_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<signaling::IpNet>,
+
+    /// STUN/TURN server URL handed to clients at /ice-servers, e.g. stun:stun.example.org:3478
+    /// or turn:turn.example.org:3478?transport=udp. Repeat the flag, or separate with commas.
+    /// None by default.
+    #[arg(long = "ice-server", env = "MOULIN_ICE_SERVERS", value_delimiter = ',')]
+    ice_servers: Vec<String>,
+
+    /// User name for the turn: / turns: URLs.
+    #[arg(long, env = "MOULIN_TURN_USERNAME")]
+    turn_username: Option<String>,
+
+    /// Password for the turn: / turns: URLs (prefer the environment variable: flags show in ps).
+    #[arg(long, env = "MOULIN_TURN_CREDENTIAL", hide_env_values = true)]
+    turn_credential: Option<String>,
+}
+
+/// A duration: seconds (`12`, `0.5`) or with a unit (`500ms`, `12s`, `2m`).
+fn duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, scale) = if let Some(ms) = text.strip_suffix("ms") {
+        (ms, 0.001)
+    } else if let Some(s) = text.strip_suffix('s') {
+        (s, 1.0)
+    } else if let Some(m) = text.strip_suffix('m') {
+        (m, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|n| Duration::try_from_secs_f64(n * scale).ok())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` is not a positive duration such as 12, 500ms, 12s or 2m"))
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(bad) = cli
+        .ice_servers
+        .iter()
+        .find(|url| !signaling::IceServer::is_valid_url(url))
+    {
+        eprintln!("error: --ice-server `{bad}` is not a stun:, stuns:, turn: or turns: URL");
+        return ExitCode::from(2);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::builder()
@@ -72,6 +177,18 @@ async fn main() -> ExitCode {
 
     let mut config = signaling::Config::default();
     config.static_dir = cli.static_dir;
+    config.max_connections = cli.max_connections;
+    config.max_connections_per_ip = cli.max_connections_per_ip;
+    config.max_rooms = cli.max_rooms;
+    config.max_message_size = cli.max_message_size;
+    config.max_messages_per_second = cli.max_messages_per_second;
+    config.idle_timeout = cli.idle_timeout;
+    config.header_read_timeout = cli.header_read_timeout;
+    config.drain_timeout = cli.drain_timeout;
+    config.allowed_origins = signaling::AllowedOrigins::from_list(&cli.allowed_origins);
+    config.trusted_proxies = cli.trusted_proxies;
+    config.ice_servers =
+        signaling::IceServer::from_urls(&cli.ice_servers, cli.turn_username, cli.turn_credential);
     match signaling::run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

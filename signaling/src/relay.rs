@@ -1,105 +1,398 @@
-//! The signalling websocket, assembled from `matchbox_signaling`'s public pieces.
+//! The signalling websocket: admission before the upgrade, then one task per peer.
 //!
-//! `SignalingServer` owns its listener and claims `/` and `/{path}`, and its router cannot be taken
-//! out to be nested, so the upgrade handler is ours (a copy of matchbox's, minus the room name in
-//! the logs, plus our drain) and the per-socket state machine is matchbox's own [`FullMesh`]
-//! topology. The wire protocol is therefore exactly the stock one: `IdAssigned` first, then
-//! `NewPeer` / `PeerLeft` / `Signal` events.
+//! The wire protocol is matchbox's full-mesh one, so the stock `matchbox_socket` client works
+//! unchanged: the relay sends `{"IdAssigned":ID}` first, then `{"NewPeer":ID}` to the peer
+//! already in the room when a second one joins, `{"PeerLeft":ID}` when one goes, and relays
+//! `{"Signal":{"receiver":ID,"data":…}}` requests as `{"Signal":{"sender":ID,"data":…}}`
+//! events; `"KeepAlive"` requests are accepted and ignored.
 //!
-//! Limits (room size, message size, origins, idle timeout) go in [`websocket`] before the upgrade
-//! and in a topology of our own replacing [`FullMesh`].
+//! The room bookkeeping is ours ([`crate::rooms`]) rather than matchbox_signaling's `FullMesh`,
+//! whose state never forgets a room and is cloned whole on every join. Each peer costs one task
+//! and one bounded queue.
 
-use std::net::SocketAddr;
+use std::{net::IpAddr, sync::Arc, time::Duration};
 
 use axum::{
     extract::{
-        ws::{close_code, CloseFrame, Message, WebSocket},
-        ConnectInfo, Path, State, WebSocketUpgrade,
+        rejection::PathRejection,
+        ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
+        ConnectInfo, Path, State,
     },
-    response::Response,
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
 };
-use futures::StreamExt;
-use matchbox_protocol::{JsonPeerEvent, PeerId};
-use matchbox_signaling::{
-    common_logic::{spawn_sender_task, try_send},
-    topologies::full_mesh::{FullMesh, FullMeshCallbacks, FullMeshState},
-    SignalingTopology, WsStateMeta,
+use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId};
+use tokio::{
+    sync::{mpsc, watch, Notify},
+    time::{sleep_until, timeout, Instant, MissedTickBehavior},
 };
-use tokio::sync::watch;
+use tokio_tungstenite::tungstenite;
 use tracing::{debug, info};
 
-/// Shared by every websocket: the rooms and the shutdown signal.
+use crate::{
+    rooms::{Limits, Mailbox, Refusal, Rooms, Seat},
+    Config, IpNet,
+};
+
+/// Events a peer may have waiting before it counts as too slow and is disconnected. A whole
+/// game's signalling is a handful of messages.
+const QUEUE: usize = 64;
+/// Tungstenite's read buffer per socket (its default is 128 KiB, allocated per connection).
+const READ_BUFFER: usize = 4 * 1024;
+/// How long a closing socket waits for the peer's close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// Longest room name accepted.
+pub(crate) const MAX_ROOM_LEN: usize = 64;
+
+/// Shared by every websocket: the rooms, the settings that apply per socket, and the shutdown
+/// signal.
 #[derive(Clone)]
 pub(crate) struct Relay {
-    mesh: FullMeshState,
-    callbacks: FullMeshCallbacks,
+    pub(crate) rooms: Arc<Rooms>,
+    config: Arc<Config>,
     /// Becomes `true` on shutdown; each socket task holds a clone until it ends.
     stop: watch::Receiver<bool>,
 }
 
 impl Relay {
-    pub(crate) fn new(stop: watch::Receiver<bool>) -> Self {
+    pub(crate) fn new(config: Arc<Config>, stop: watch::Receiver<bool>) -> Self {
+        let rooms = Rooms::new(Limits {
+            max_peers: config.max_connections,
+            max_per_ip: config.max_connections_per_ip,
+            max_rooms: config.max_rooms,
+        });
         Self {
-            mesh: FullMeshState::default(),
-            callbacks: FullMeshCallbacks::default(),
+            rooms,
+            config,
             stop,
         }
     }
 
-    /// Runs one peer to completion: assign its id, then matchbox's full-mesh state machine,
-    /// closing the socket when the relay shuts down.
-    async fn serve_peer(self, socket: WebSocket, room: String, peer_id: PeerId) {
-        let (sink, receiver) = socket.split();
-        let sender = spawn_sender_task(sink);
-        let hello = JsonPeerEvent::IdAssigned(peer_id).to_string();
-        if try_send(&sender, Message::Text(hello.into())).is_err() {
-            return;
-        }
-        info!(peer = %peer_id, "peer joined");
-
-        let meta = WsStateMeta {
-            room,
-            peer_id,
-            sender: sender.clone(),
-            receiver,
-            callbacks: self.callbacks,
-            state: self.mesh,
-        };
-        let mut peer =
-            <FullMesh as SignalingTopology<FullMeshCallbacks, FullMeshState>>::state_machine(meta);
+    /// Runs one admitted peer until it leaves, is cut off, or the relay stops.
+    async fn serve_peer(
+        self,
+        mut socket: WebSocket,
+        seat: Seat,
+        mut outbox: mpsc::Receiver<Utf8Bytes>,
+        overflow: Arc<Notify>,
+    ) {
+        let id = seat.id();
+        info!(peer = %id, "peer joined");
+        let idle = self.config.idle_timeout;
+        let idle_timer = sleep_until(Instant::now() + idle);
+        tokio::pin!(idle_timer);
+        let ping_every = self.config.ping_interval();
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut bucket = TokenBucket::new(self.config.max_messages_per_second);
         let mut stop = self.stop;
-        tokio::select! {
-            () = &mut peer => {}
-            () = stopping(&mut stop) => {
-                let close = CloseFrame {
-                    code: close_code::AWAY,
-                    reason: "relay shutting down".into(),
-                };
-                let _ = sender.send(Ok(Message::Close(Some(close))));
-                // The state machine ends when the peer answers the close (or the drain timeout
-                // of `run` gives up on it).
-                peer.await;
+
+        let (close, reason) = loop {
+            tokio::select! {
+                () = stopping(&mut stop) => break (Some(close_code::AWAY), "relay shutting down"),
+                () = overflow.notified() => break (Some(close_code::POLICY), "too slow"),
+                () = &mut idle_timer => break (Some(close_code::AWAY), "idle timeout"),
+                _ = ping.tick() => {
+                    if send(&mut socket, Message::Ping(Default::default()), idle).await.is_err() {
+                        break (None, "send failed");
+                    }
+                }
+                event = outbox.recv() => {
+                    let Some(event) = event else { break (None, "queue closed") };
+                    if send(&mut socket, Message::Text(event), idle).await.is_err() {
+                        break (None, "send failed");
+                    }
+                }
+                frame = socket.recv() => {
+                    let frame = match frame {
+                        Some(Ok(frame)) => frame,
+                        Some(Err(err)) => break read_error(err),
+                        None => break (None, "disconnected"),
+                    };
+                    idle_timer.as_mut().reset(Instant::now() + idle);
+                    if matches!(frame, Message::Pong(_)) {
+                        continue;
+                    }
+                    if !bucket.take() {
+                        break (Some(close_code::POLICY), "rate limit");
+                    }
+                    match frame {
+                        Message::Text(text) => match text.parse::<JsonPeerRequest>() {
+                            Ok(JsonPeerRequest::Signal { receiver, data }) => {
+                                if !seat.signal(receiver, data) {
+                                    debug!(peer = %id, "signal to a peer not in the room: dropped");
+                                }
+                            }
+                            Ok(JsonPeerRequest::KeepAlive) => {}
+                            Err(_) => break (Some(close_code::INVALID), "malformed request"),
+                        },
+                        Message::Binary(_) => {
+                            break (Some(close_code::UNSUPPORTED), "binary frames not supported")
+                        }
+                        Message::Close(_) => break (None, "closed by the peer"),
+                        Message::Ping(_) | Message::Pong(_) => {}
+                    }
+                }
             }
+        };
+        // Leave first, so that the other peer hears `PeerLeft` without waiting for the close.
+        drop(seat);
+        drop(outbox);
+        if let Some(code) = close {
+            let frame = CloseFrame {
+                code,
+                reason: reason.into(),
+            };
+            let _ = send(&mut socket, Message::Close(Some(frame)), CLOSE_GRACE).await;
         }
-        info!(peer = %peer_id, "peer left");
+        // Wait for the peer's close frame (or flush our answer to theirs), briefly.
+        let _ = timeout(CLOSE_GRACE, async {
+            while let Some(Ok(_)) = socket.recv().await {}
+        })
+        .await;
+        info!(peer = %id, reason, "peer left");
     }
 }
 
-/// `GET /ws/{room}`: upgrade to a matchbox signalling socket isolated to `room`.
+/// The close code for an error reading a frame, if the socket can still take one.
+fn read_error(err: axum::Error) -> (Option<u16>, &'static str) {
+    match err
+        .into_inner()
+        .downcast::<tungstenite::Error>()
+        .map(|e| *e)
+    {
+        Ok(tungstenite::Error::Capacity(_)) => (Some(close_code::SIZE), "message too big"),
+        Ok(tungstenite::Error::Protocol(_)) => (Some(close_code::PROTOCOL), "protocol error"),
+        Ok(tungstenite::Error::Utf8(_)) => (Some(close_code::INVALID), "invalid UTF-8"),
+        _ => (None, "read error"),
+    }
+}
+
+async fn send(socket: &mut WebSocket, message: Message, limit: Duration) -> Result<(), ()> {
+    match timeout(limit, socket.send(message)).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
+
+/// Messages allowed per second on average, with bursts of up to twice that.
+struct TokenBucket {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    fn new(per_second: u32) -> Self {
+        let rate = f64::from(per_second.max(1));
+        Self {
+            rate,
+            burst: 2.0 * rate,
+            tokens: 2.0 * rate,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether a room name is acceptable: 1 to [`MAX_ROOM_LEN`] ASCII letters, digits, `-` or `_`.
+pub(crate) fn valid_room(room: &str) -> bool {
+    (1..=MAX_ROOM_LEN).contains(&room.len())
+        && room
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The client's IP: the TCP peer, or — when that is a trusted proxy — the right-most address of
+/// `X-Forwarded-For` that is not itself a trusted proxy.
+pub(crate) fn client_ip(remote: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|net| net.contains(ip));
+    let remote = remote.to_canonical();
+    if !is_trusted(remote) {
+        return remote;
+    }
+    let mut client = remote;
+    let hops = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .collect::<Vec<_>>();
+    for hop in hops.iter().rev() {
+        match hop.trim().parse::<IpAddr>() {
+            Ok(ip) => {
+                client = ip.to_canonical();
+                if !is_trusted(client) {
+                    break;
+                }
+            }
+            // A garbled entry: stop at the last address we could read.
+            Err(_) => break,
+        }
+    }
+    client
+}
+
+/// A refusal as the client sees it: a status and `{"error":"…"}`.
+fn refuse(status: StatusCode, error: &str) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        format!("{{\"error\":\"{error}\"}}"),
+    )
+        .into_response()
+}
+
+impl From<Refusal> for Response {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::RoomFull => refuse(StatusCode::CONFLICT, "room_full"),
+            Refusal::TooManyRooms => refuse(StatusCode::SERVICE_UNAVAILABLE, "too_many_rooms"),
+            Refusal::RelayFull => refuse(StatusCode::SERVICE_UNAVAILABLE, "relay_full"),
+            Refusal::TooManyFromIp => refuse(StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
+        }
+    }
+}
+
+/// `GET /ws/{room}`: with websocket upgrade headers, admits the peer to `room` or refuses it
+/// with a status before upgrading; without them, answers whether the room could be joined now
+/// (`200 {"peers":N}` or the refusal), so that a browser, which cannot read the status of a
+/// failed websocket handshake, can learn why it failed.
 pub(crate) async fn websocket(
-    ws: WebSocketUpgrade,
-    Path(room): Path<String>,
-    ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    room: Result<Path<String>, PathRejection>,
+    ConnectInfo(remote): ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
     State(relay): State<Relay>,
 ) -> Response {
-    let peer_id = PeerId(uuid::Uuid::new_v4());
-    debug!(peer = %peer_id, %remote, "websocket upgrade");
-    ws.on_upgrade(move |socket| relay.serve_peer(socket, room, peer_id))
+    let Ok(Path(room)) = room else {
+        return refuse(StatusCode::BAD_REQUEST, "bad_room");
+    };
+    if !valid_room(&room) {
+        return refuse(StatusCode::BAD_REQUEST, "bad_room");
+    }
+    let header = |name| headers.get(name).and_then(|value| value.to_str().ok());
+    if !relay
+        .config
+        .allowed_origins
+        .allows(header(header::ORIGIN), header(header::HOST))
+    {
+        debug!("websocket refused: origin not allowed");
+        return refuse(StatusCode::FORBIDDEN, "origin_not_allowed");
+    }
+    let ip = client_ip(remote.ip(), &headers, &relay.config.trusted_proxies);
+
+    let Ok(upgrade) = upgrade else {
+        return match relay.rooms.probe(&room, ip) {
+            Ok(peers) => (
+                [
+                    (header::CONTENT_TYPE, "application/json"),
+                    (header::CACHE_CONTROL, "no-store"),
+                ],
+                format!("{{\"peers\":{peers}}}"),
+            )
+                .into_response(),
+            Err(refusal) => refusal.into(),
+        };
+    };
+
+    let id = PeerId(uuid::Uuid::new_v4());
+    let (mailbox, outbox, overflow) = Mailbox::new(id, QUEUE);
+    // First in its queue, before any other peer can reach it.
+    mailbox.post(&JsonPeerEvent::IdAssigned(id));
+    let seat = match relay.rooms.join(&room, ip, mailbox) {
+        Ok(seat) => seat,
+        Err(refusal) => {
+            debug!(?refusal, "websocket refused");
+            return refusal.into();
+        }
+    };
+    debug!(peer = %id, %ip, "websocket upgrade");
+    let size = relay.config.max_message_size;
+    upgrade
+        .max_message_size(size)
+        .max_frame_size(size)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        // If the upgrade fails, the closure is dropped, and the seat with it.
+        .on_upgrade(move |socket| relay.serve_peer(socket, seat, outbox, overflow))
 }
 
 /// Resolves once the relay is shutting down; never if the relay is gone without saying so.
 async fn stopping(stop: &mut watch::Receiver<bool>) {
     if stop.wait_for(|stopping| *stopping).await.is_err() {
         std::future::pending::<()>().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_names() {
+        for good in ["a", "Room_1-x", &"z".repeat(MAX_ROOM_LEN)] {
+            assert!(valid_room(good), "{good}");
+        }
+        for bad in [
+            "",
+            "a b",
+            "a/b",
+            "é",
+            "a.b",
+            "%41",
+            &"z".repeat(MAX_ROOM_LEN + 1),
+        ] {
+            assert!(!valid_room(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap()];
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "198.51.100.7, 203.0.113.5, 10.0.0.2".parse().unwrap(),
+        );
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let stranger: IpAddr = "192.0.2.1".parse().unwrap();
+        assert_eq!(
+            client_ip(proxy, &headers, &trusted),
+            "203.0.113.5".parse::<IpAddr>().unwrap(),
+            "right-most untrusted hop: the left ones are the client's own claims"
+        );
+        assert_eq!(client_ip(stranger, &headers, &trusted), stranger);
+        assert_eq!(client_ip(proxy, &HeaderMap::new(), &trusted), proxy);
+        headers.insert("x-forwarded-for", "garbage".parse().unwrap());
+        assert_eq!(client_ip(proxy, &headers, &trusted), proxy);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn token_bucket_allows_bursts_then_the_rate() {
+        let mut bucket = TokenBucket::new(5);
+        assert_eq!(
+            (0..20).filter(|_| bucket.take()).count(),
+            10,
+            "a burst of 2×"
+        );
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert_eq!((0..20).filter(|_| bucket.take()).count(), 5);
     }
 }

@@ -141,7 +141,7 @@ fn not_built() -> Response {
 
 /// Paths owned by the relay itself: never a file, never the client's `index.html`.
 pub(crate) fn is_reserved(path: &str) -> bool {
-    ["/ws", "/health"].iter().any(|prefix| {
+    ["/ws", "/health", "/ice-servers"].iter().any(|prefix| {
         path.strip_prefix(prefix)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
     })

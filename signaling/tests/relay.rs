@@ -97,6 +97,7 @@ fn client_build() -> TempDir {
 
 struct Server {
     addr: SocketAddr,
+    stats: signaling::Stats,
     stop: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -107,17 +108,30 @@ impl Server {
     }
 
     async fn start_with_drain(static_dir: &Path, drain_timeout: Duration) -> Self {
+        Self::start_with(|config| {
+            config.static_dir = static_dir.to_owned();
+            config.drain_timeout = drain_timeout;
+        })
+        .await
+    }
+
+    /// A relay with the default settings changed by `adjust` (no static directory).
+    async fn start_with(adjust: impl FnOnce(&mut signaling::Config)) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let mut config = signaling::Config::default();
-        config.static_dir = static_dir.to_owned();
-        config.drain_timeout = drain_timeout;
-        let task = tokio::spawn(signaling::run(listener, config, async {
+        config.static_dir = std::env::temp_dir().join("signaling-test-no-client");
+        config.drain_timeout = Duration::from_secs(3);
+        adjust(&mut config);
+        let server = signaling::Server::new(config);
+        let stats = server.stats();
+        let task = tokio::spawn(server.run(listener, async {
             let _ = stopped.await;
         }));
         Self {
             addr,
+            stats,
             stop: Some(stop),
             task,
         }
@@ -239,15 +253,19 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// The next event, skipping the relay's pings (tungstenite answers them as it reads).
 async fn next_event(ws: &mut Ws) -> JsonPeerEvent {
-    let message = timeout(LIMIT, ws.next())
-        .await
-        .expect("no event from the relay")
-        .expect("websocket ended")
-        .unwrap();
-    match message {
-        Message::Text(text) => JsonPeerEvent::from_str(&text).unwrap(),
-        other => panic!("expected a JSON event, got {other:?}"),
+    loop {
+        let message = timeout(LIMIT, ws.next())
+            .await
+            .expect("no event from the relay")
+            .expect("websocket ended")
+            .unwrap();
+        match message {
+            Message::Text(text) => return JsonPeerEvent::from_str(&text).unwrap(),
+            Message::Ping(_) => continue,
+            other => panic!("expected a JSON event, got {other:?}"),
+        }
     }
 }
 
@@ -444,7 +462,20 @@ async fn health() {
     let server = Server::start(&parent.missing()).await;
     let reply = get(server.addr, "/health", &[]).await;
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.text(), "ok");
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let health: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["rooms"], 0);
+    assert_eq!(health["peers"], 0);
+    assert_eq!(health["connections"], 1, "this request's own connection");
+
+    let (_ws, _) = join(&server.ws_url("room1")).await;
+    let reply = get(server.addr, "/health", &[]).await;
+    let health: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(
+        (health["rooms"].as_u64(), health["peers"].as_u64()),
+        (Some(1), Some(1))
+    );
     server.stop().await.unwrap();
 }
 
@@ -553,4 +584,452 @@ async fn shutdown_gives_up_on_peers_that_never_answer_the_close() {
         took >= drain && took < drain * 4,
         "run returned after {took:?}"
     );
+}
+
+// --- admission: refusals before the upgrade -----------------------------------------------------
+
+/// Tries to join with extra request headers; a refusal comes back as its status and JSON body.
+async fn try_join(url: &str, headers: &[(&str, &str)]) -> Result<(Ws, PeerId), (u16, String)> {
+    use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Error};
+    let mut request = url.into_client_request().unwrap();
+    for (name, value) in headers {
+        request.headers_mut().insert(
+            tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().expect("header value"),
+        );
+    }
+    match timeout(LIMIT, connect_async(request))
+        .await
+        .expect("websocket connect timed out")
+    {
+        Ok((mut ws, _)) => match next_event(&mut ws).await {
+            JsonPeerEvent::IdAssigned(id) => Ok((ws, id)),
+            other => panic!("first event should be IdAssigned, got {other:?}"),
+        },
+        Err(Error::Http(response)) => Err((
+            response.status().as_u16(),
+            String::from_utf8(response.body().clone().unwrap_or_default()).unwrap(),
+        )),
+        Err(other) => panic!("unexpected websocket error: {other}"),
+    }
+}
+
+/// Two fresh peers meet in `room` and one signals the other: the relay still works.
+async fn assert_pair_works(server: &Server, room: &str) {
+    let (mut host, host_id) = join(&server.ws_url(room)).await;
+    let (mut guest, guest_id) = join(&server.ws_url(room)).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(guest_id)
+    );
+    let offer = serde_json::json!({ "Signal": { "receiver": host_id, "data": "sdp" } });
+    guest.send(Message::text(offer.to_string())).await.unwrap();
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::Signal {
+            sender: guest_id,
+            data: serde_json::json!("sdp")
+        }
+    );
+}
+
+/// Reads until the relay closes the socket and returns the close code, if it sent one.
+async fn closed_with(ws: &mut Ws) -> Option<CloseCode> {
+    timeout(LIMIT, async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    })
+    .await
+    .expect("the relay did not close the socket")
+}
+
+/// Waits (bounded) until the relay's counts settle to `want`.
+async fn wait_for_counts(server: &Server, want: impl Fn(signaling::Counts) -> bool) {
+    let settled = timeout(LIMIT, async {
+        while !want(server.stats.counts()) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(
+        settled.is_ok(),
+        "counts did not settle: {:?}",
+        server.stats.counts()
+    );
+}
+
+const ROOM_FULL: (u16, &str) = (409, r#"{"error":"room_full"}"#);
+
+#[tokio::test]
+async fn a_third_peer_is_refused_before_the_upgrade() {
+    let server = Server::start_with(|_| {}).await;
+    let url = server.ws_url("full");
+    let (mut host, _) = join(&url).await;
+    let (guest, guest_id) = join(&url).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(guest_id)
+    );
+
+    let refused = try_join(&url, &[]).await.expect_err("a third peer joined");
+    assert_eq!((refused.0, refused.1.as_str()), ROOM_FULL);
+    // Without upgrade headers the same URL says why, for browsers, which cannot read the status
+    // of a failed websocket handshake.
+    let probe = get(server.addr, "/ws/full", &[]).await;
+    assert_eq!((probe.status, probe.text().as_str()), ROOM_FULL);
+    assert_eq!(probe.header("content-type"), Some("application/json"));
+    assert_eq!(
+        get(server.addr, "/ws/empty", &[]).await.text(),
+        r#"{"peers":0}"#
+    );
+
+    // The refused peer left no trace, and a seat that frees up can be taken again.
+    assert_eq!(server.stats.counts().peers, 2);
+    drop(guest);
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::PeerLeft(guest_id)
+    );
+    assert_eq!(
+        get(server.addr, "/ws/full", &[]).await.text(),
+        r#"{"peers":1}"#
+    );
+    let (_again, again_id) = join(&url).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(again_id)
+    );
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_room_names_are_refused() {
+    let server = Server::start_with(|_| {}).await;
+    let too_long = "a".repeat(65);
+    for room in [too_long.as_str(), "a.b", "a%20b", "%C3%A9t%C3%A9", "a~b"] {
+        let refused = try_join(&server.ws_url(room), &[]).await.err();
+        assert_eq!(
+            refused,
+            Some((400, r#"{"error":"bad_room"}"#.to_owned())),
+            "{room}"
+        );
+    }
+    let (_ws, _) = join(&server.ws_url(&"a".repeat(64))).await;
+    let (_ws, _) = join(&server.ws_url("Az09_-")).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn foreign_origins_are_refused() {
+    let server = Server::start_with(|config| {
+        config.allowed_origins = signaling::AllowedOrigins::from_list(&["https://games.example"]);
+    })
+    .await;
+    let url = server.ws_url("origins");
+    let own = format!("http://{}", server.addr);
+    let refused = try_join(&url, &[("Origin", "https://evil.example")]).await;
+    assert_eq!(
+        refused.err(),
+        Some((403, r#"{"error":"origin_not_allowed"}"#.to_owned()))
+    );
+    assert_eq!(
+        try_join(&url, &[("Origin", "null")]).await.err().unwrap().0,
+        403
+    );
+    let _own = try_join(&url, &[("Origin", &own)])
+        .await
+        .expect("own origin");
+    let _listed = try_join(&url, &[("Origin", "https://games.example")])
+        .await
+        .expect("listed origin");
+    let third = try_join(&url, &[]).await.err();
+    assert_eq!(
+        third.unwrap().0,
+        409,
+        "no Origin (not a browser) passes the check"
+    );
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn connections_per_ip_honour_forwarded_for_only_from_trusted_proxies() {
+    let server = Server::start_with(|config| {
+        config.max_connections_per_ip = 2;
+        config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    let from = |ip: &'static str| [("X-Forwarded-For", ip)];
+    let _a1 = try_join(&server.ws_url("a"), &from("203.0.113.1"))
+        .await
+        .unwrap();
+    let _a2 = try_join(&server.ws_url("b"), &from("203.0.113.1"))
+        .await
+        .unwrap();
+    let refused = try_join(&server.ws_url("c"), &from("203.0.113.1"))
+        .await
+        .err();
+    assert_eq!(
+        refused,
+        Some((429, r#"{"error":"too_many_connections"}"#.to_owned()))
+    );
+    // Another client behind the same proxy is counted apart.
+    let _b = try_join(&server.ws_url("c"), &from("203.0.113.2"))
+        .await
+        .unwrap();
+    // A client cannot dodge the limit by prepending addresses: the proxy appends the real one.
+    let spoofed = try_join(&server.ws_url("d"), &from("198.51.100.9, 203.0.113.1")).await;
+    assert_eq!(spoofed.err().unwrap().0, 429);
+    assert_eq!(server.stats.counts().client_ips, 2);
+    server.stop().await.unwrap();
+
+    // Untrusted: the header is ignored and loopback itself is the client.
+    let server = Server::start_with(|config| config.max_connections_per_ip = 1).await;
+    let _a = try_join(&server.ws_url("a"), &from("203.0.113.1"))
+        .await
+        .unwrap();
+    let refused = try_join(&server.ws_url("b"), &from("203.0.113.2")).await;
+    assert_eq!(refused.err().unwrap().0, 429);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn room_and_connection_caps_answer_503() {
+    let server = Server::start_with(|config| {
+        config.max_rooms = 2;
+        config.max_connections = 3;
+    })
+    .await;
+    let _a = join(&server.ws_url("a")).await;
+    let _b = join(&server.ws_url("b")).await;
+    let refused = try_join(&server.ws_url("c"), &[]).await.err();
+    assert_eq!(
+        refused,
+        Some((503, r#"{"error":"too_many_rooms"}"#.to_owned()))
+    );
+    let _a2 = join(&server.ws_url("a")).await;
+    let refused = try_join(&server.ws_url("b"), &[]).await.err();
+    assert_eq!(refused, Some((503, r#"{"error":"relay_full"}"#.to_owned())));
+    server.stop().await.unwrap();
+}
+
+// --- bad input: cut off, never a crash, never a leak --------------------------------------------
+
+#[tokio::test]
+async fn an_oversized_frame_closes_the_socket_before_it_is_read() {
+    let server = Server::start_with(|config| config.max_message_size = 1024).await;
+    let (mut big, _) = join(&server.ws_url("big")).await;
+    // A text message just over the limit.
+    big.send(Message::text("x".repeat(1025))).await.unwrap();
+    assert_eq!(closed_with(&mut big).await, Some(CloseCode::Size));
+
+    // A frame header announcing 1 GiB, followed by nothing: the relay must not wait for it.
+    let (mut huge, _) = join(&server.ws_url("huge")).await;
+    let MaybeTlsStream::Plain(tcp) = huge.get_mut() else {
+        unreachable!()
+    };
+    let mut header = vec![0x81, 0x80 | 127];
+    header.extend_from_slice(&(1u64 << 30).to_be_bytes());
+    header.extend_from_slice(&[1, 2, 3, 4]); // mask
+    tcp.write_all(&header).await.unwrap();
+    assert_eq!(closed_with(&mut huge).await, Some(CloseCode::Size));
+
+    assert_pair_works(&server, "pair").await;
+    wait_for_counts(&server, |c| c.peers == 2).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn malformed_and_binary_messages_close_the_socket_and_unknown_receivers_are_ignored() {
+    let server = Server::start_with(|_| {}).await;
+    let (mut host, host_id) = join(&server.ws_url("r")).await;
+
+    let (mut malformed, _) = join(&server.ws_url("m")).await;
+    malformed.send(Message::text("{not json")).await.unwrap();
+    assert_eq!(closed_with(&mut malformed).await, Some(CloseCode::Invalid));
+
+    let (mut wrong_shape, _) = join(&server.ws_url("w")).await;
+    wrong_shape
+        .send(Message::text(r#"{"Signal":{"to":1}}"#))
+        .await
+        .unwrap();
+    assert_eq!(
+        closed_with(&mut wrong_shape).await,
+        Some(CloseCode::Invalid)
+    );
+
+    let (mut binary, _) = join(&server.ws_url("b")).await;
+    binary.send(Message::binary(vec![0u8; 16])).await.unwrap();
+    assert_eq!(closed_with(&mut binary).await, Some(CloseCode::Unsupported));
+
+    // A signal to a peer that is not in the room (or not at all) goes nowhere, and the sender
+    // stays connected.
+    let (mut guest, guest_id) = join(&server.ws_url("r")).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(guest_id)
+    );
+    let (_elsewhere, elsewhere_id) = join(&server.ws_url("other")).await;
+    for receiver in [elsewhere_id, PeerId(uuid_nil()), guest_id] {
+        let signal = serde_json::json!({ "Signal": { "receiver": receiver, "data": 1 } });
+        guest.send(Message::text(signal.to_string())).await.unwrap();
+    }
+    let signal = serde_json::json!({ "Signal": { "receiver": host_id, "data": 2 } });
+    guest.send(Message::text(signal.to_string())).await.unwrap();
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::Signal {
+            sender: guest_id,
+            data: serde_json::json!(2)
+        }
+    );
+    drop((malformed, wrong_shape, binary));
+    wait_for_counts(&server, |c| c.peers == 3 && c.rooms == 2).await;
+    server.stop().await.unwrap();
+}
+
+fn uuid_nil() -> uuid::Uuid {
+    uuid::Uuid::nil()
+}
+
+#[tokio::test]
+async fn a_flooding_peer_is_cut_off_and_its_room_peer_told() {
+    let server = Server::start_with(|config| config.max_messages_per_second = 10).await;
+    let (mut host, host_id) = join(&server.ws_url("flood")).await;
+    let (mut flooder, flooder_id) = join(&server.ws_url("flood")).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(flooder_id)
+    );
+    // A burst of twice the rate passes, then the socket is closed.
+    let signal = serde_json::json!({ "Signal": { "receiver": host_id, "data": 0 } }).to_string();
+    for _ in 0..100 {
+        if flooder.send(Message::text(signal.clone())).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(closed_with(&mut flooder).await, Some(CloseCode::Policy));
+    let mut relayed = 0;
+    loop {
+        match next_event(&mut host).await {
+            JsonPeerEvent::Signal { .. } => relayed += 1,
+            JsonPeerEvent::PeerLeft(id) => {
+                assert_eq!(id, flooder_id);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!((20..=21).contains(&relayed), "relayed {relayed}");
+    assert_pair_works(&server, "calm").await;
+    server.stop().await.unwrap();
+}
+
+// --- presence: a frozen peer is noticed ---------------------------------------------------------
+
+#[tokio::test(start_paused = true)]
+async fn a_frozen_peer_is_closed_after_the_idle_timeout_and_a_live_one_is_not() {
+    let server = Server::start_with(|_| {}).await;
+    let idle = signaling::Config::DEFAULT_IDLE_TIMEOUT;
+    let (mut host, _) = join(&server.ws_url("idle")).await;
+    // Connected, then never polled again: it neither sends nor answers pings.
+    let (frozen, frozen_id) = join(&server.ws_url("idle")).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(frozen_id)
+    );
+    let started = tokio::time::Instant::now();
+    // The host only reads (which answers the relay's pings): it sends no keep-alive at all.
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::PeerLeft(frozen_id)
+    );
+    let noticed = started.elapsed();
+    assert!(
+        noticed >= idle && noticed < idle + Duration::from_secs(1),
+        "noticed after {noticed:?}"
+    );
+    // Much later, the host is still there: it only ever got pings.
+    let later = tokio::time::Instant::now() + idle * 3;
+    while let Ok(message) = tokio::time::timeout_at(later, host.next()).await {
+        assert!(
+            matches!(message, Some(Ok(Message::Ping(_)))),
+            "the live peer got {message:?}"
+        );
+    }
+    assert_eq!(server.stats.counts().peers, 1);
+    drop(frozen);
+    server.stop().await.unwrap();
+}
+
+// --- no leaks -----------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn ten_thousand_rooms_created_and_left_leave_nothing_behind() {
+    const ROOMS: usize = 10_000;
+    const AT_ONCE: usize = 100;
+    let server = Server::start_with(|config| {
+        config.max_connections_per_ip = ROOMS;
+        config.max_rooms = ROOMS;
+    })
+    .await;
+    let base = format!("ws://{}/ws/", server.addr);
+    for batch in 0..ROOMS / AT_ONCE {
+        let mut peers = Vec::new();
+        for i in 0..AT_ONCE {
+            let (ws, _) = join(&format!("{base}room-{}", batch * AT_ONCE + i)).await;
+            peers.push(ws);
+        }
+        // Every tenth room gets its second player too.
+        let (mut guest, _) = join(&format!("{base}room-{}", batch * AT_ONCE)).await;
+        assert!(matches!(
+            next_event(&mut peers[0]).await,
+            JsonPeerEvent::NewPeer(_)
+        ));
+        guest.close(None).await.unwrap();
+        for mut ws in peers {
+            ws.close(None).await.unwrap();
+        }
+    }
+    wait_for_counts(&server, |counts| counts == signaling::Counts::default()).await;
+    server.stop().await.unwrap();
+}
+
+// --- ICE servers --------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn ice_servers_are_empty_by_default_and_served_as_configured() {
+    let server = Server::start_with(|_| {}).await;
+    let reply = get(server.addr, "/ice-servers", &[]).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.text(), r#"{"iceServers":[]}"#);
+    server.stop().await.unwrap();
+
+    let server = Server::start_with(|config| {
+        config.ice_servers = signaling::IceServer::from_urls(
+            &[
+                "stun:stun.example.org:3478".to_owned(),
+                "turn:turn.example.org:3478?transport=udp".to_owned(),
+            ],
+            Some("moulin".to_owned()),
+            Some("s3cret".to_owned()),
+        );
+    })
+    .await;
+    let reply = get(server.addr, "/ice-servers", &[]).await;
+    let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({ "iceServers": [
+            { "urls": ["stun:stun.example.org:3478"] },
+            { "urls": ["turn:turn.example.org:3478?transport=udp"],
+              "username": "moulin", "credential": "s3cret" },
+        ]})
+    );
+    server.stop().await.unwrap();
 }

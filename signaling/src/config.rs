@@ -1,0 +1,339 @@
+//! What a self-hoster can set, and the small value types behind the settings.
+
+use std::{fmt, net::IpAddr, path::PathBuf, str::FromStr, time::Duration};
+
+/// What a self-hoster can set. Built with [`Config::default`] then adjusted field by field, so
+/// that new settings can be added without breaking callers.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config {
+    /// Directory holding the built web client (`index.html`, the hashed `.js` and `.wasm`).
+    /// If it is missing the relay still runs: static requests get `503`.
+    pub static_dir: PathBuf,
+    /// How long shutdown waits for HTTP requests to finish and websockets to close before
+    /// giving up on them.
+    pub drain_timeout: Duration,
+    /// Most signalling websockets open at once; one more gets `503 {"error":"relay_full"}`.
+    /// The TCP accept loop also holds at most this many plus [`Config::HTTP_HEADROOM`]
+    /// connections of any kind, dropping extra ones at once.
+    pub max_connections: usize,
+    /// Most signalling websockets from one client IP; one more gets
+    /// `429 {"error":"too_many_connections"}`.
+    pub max_connections_per_ip: usize,
+    /// Most rooms at once; a peer that would open one more gets `503 {"error":"too_many_rooms"}`.
+    pub max_rooms: usize,
+    /// Largest websocket message or frame, in bytes. A frame announcing more is refused from its
+    /// header, before its payload is read, and the socket is closed with `1009`.
+    pub max_message_size: usize,
+    /// Messages a peer may send per second, on average; twice as many may come in a burst. Over
+    /// that the socket is closed with `1008`.
+    pub max_messages_per_second: u32,
+    /// A peer that sends nothing at all (no message, no pong) for this long is closed with `1001`
+    /// and its room peer is told it left. The relay pings every third of it.
+    pub idle_timeout: Duration,
+    /// How long a new TCP connection may take to send its request headers.
+    pub header_read_timeout: Duration,
+    /// Which browser pages may open a signalling socket, by their `Origin` header.
+    pub allowed_origins: AllowedOrigins,
+    /// Proxies whose `X-Forwarded-For` header is believed when counting connections per IP.
+    pub trusted_proxies: Vec<IpNet>,
+    /// STUN and TURN servers handed to the client at `GET /ice-servers`. Empty by default: on
+    /// loopback and on one LAN, host candidates are enough.
+    pub ice_servers: Vec<IceServer>,
+}
+
+impl Config {
+    /// Default for [`Config::static_dir`], relative to the working directory.
+    pub const DEFAULT_STATIC_DIR: &'static str = "client/dist";
+    /// Default for [`Config::drain_timeout`].
+    pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+    /// Default for [`Config::max_connections`].
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+    /// Default for [`Config::max_connections_per_ip`]: room for a household or a small office
+    /// behind one NAT.
+    pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 32;
+    /// Default for [`Config::max_rooms`].
+    pub const DEFAULT_MAX_ROOMS: usize = 5_000;
+    /// Default for [`Config::max_message_size`]: a browser's SDP offer is 1–3 KiB.
+    pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 16 * 1024;
+    /// Default for [`Config::max_messages_per_second`]: a WebRTC handshake sends an offer or
+    /// answer and a few ICE candidates, and `matchbox_socket` one keep-alive every 10 s.
+    pub const DEFAULT_MAX_MESSAGES_PER_SECOND: u32 = 20;
+    /// Default for [`Config::idle_timeout`]. `matchbox_socket` 0.15 sends `"KeepAlive"` every
+    /// 10 s and answers pings (sent every 4 s) at once, so a live peer is never idle this long.
+    pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(12);
+    /// Default for [`Config::header_read_timeout`].
+    pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// TCP connections allowed beyond [`Config::max_connections`], so that `/health`, pages and
+    /// refusals with a status still get through when every websocket slot is taken.
+    pub const HTTP_HEADROOM: usize = 256;
+
+    /// How often the relay pings each peer: a third of the idle timeout, so that two lost pongs
+    /// in a row are tolerated.
+    pub fn ping_interval(&self) -> Duration {
+        (self.idle_timeout / 3).max(Duration::from_millis(10))
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            static_dir: PathBuf::from(Self::DEFAULT_STATIC_DIR),
+            drain_timeout: Self::DEFAULT_DRAIN_TIMEOUT,
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_ip: Self::DEFAULT_MAX_CONNECTIONS_PER_IP,
+            max_rooms: Self::DEFAULT_MAX_ROOMS,
+            max_message_size: Self::DEFAULT_MAX_MESSAGE_SIZE,
+            max_messages_per_second: Self::DEFAULT_MAX_MESSAGES_PER_SECOND,
+            idle_timeout: Self::DEFAULT_IDLE_TIMEOUT,
+            header_read_timeout: Self::DEFAULT_HEADER_READ_TIMEOUT,
+            allowed_origins: AllowedOrigins::default(),
+            trusted_proxies: Vec::new(),
+            ice_servers: Vec::new(),
+        }
+    }
+}
+
+/// Which `Origin`s may open a signalling socket. The relay's own origin (the `Origin`'s host
+/// equals the request's `Host`) is always allowed; so is a request with no `Origin` at all, which
+/// only non-browser clients send (and those can forge any header anyway).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowedOrigins {
+    /// Every origin is allowed (`*`).
+    pub any: bool,
+    /// Further origins, as browsers write them: `https://example.org`, `http://host:8080`.
+    pub list: Vec<String>,
+}
+
+impl AllowedOrigins {
+    /// Parses a list as given on the command line: `*` allows all; other entries are origins,
+    /// compared case-insensitively and without a trailing `/`.
+    pub fn from_list<S: AsRef<str>>(entries: &[S]) -> Self {
+        let mut allowed = Self::default();
+        for entry in entries {
+            let entry = entry.as_ref().trim();
+            if entry == "*" {
+                allowed.any = true;
+            } else if !entry.is_empty() {
+                allowed
+                    .list
+                    .push(entry.trim_end_matches('/').to_ascii_lowercase());
+            }
+        }
+        allowed
+    }
+
+    /// Whether a page at `origin` may connect to a relay reached as `host` (the `Host` header).
+    pub fn allows(&self, origin: Option<&str>, host: Option<&str>) -> bool {
+        let Some(origin) = origin else { return true };
+        if self.any {
+            return true;
+        }
+        let origin = origin.trim().to_ascii_lowercase();
+        if self.list.contains(&origin) {
+            return true;
+        }
+        let Some((scheme, authority)) = origin.split_once("://") else {
+            return false; // `null` and other opaque origins
+        };
+        let Some(host) = host else { return false };
+        let host = host.trim().to_ascii_lowercase();
+        strip_default_port(scheme, authority) == strip_default_port(scheme, &host)
+    }
+}
+
+fn strip_default_port<'a>(scheme: &str, authority: &'a str) -> &'a str {
+    let default = match scheme {
+        "http" | "ws" => ":80",
+        "https" | "wss" => ":443",
+        _ => return authority,
+    };
+    authority.strip_suffix(default).unwrap_or(authority)
+}
+
+/// An IP network, `192.0.2.0/24` or `2001:db8::/32`; a bare address is a `/32` or `/128`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpNet {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl IpNet {
+    /// Whether `ip` lies in this network. An IPv4-mapped IPv6 address counts as IPv4.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Why a string is not an [`IpNet`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadIpNet(String);
+
+impl fmt::Display for BadIpNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8, ::1)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadIpNet {}
+
+impl FromStr for IpNet {
+    type Err = BadIpNet;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || BadIpNet(s.to_owned());
+        let (addr, prefix) = match s.trim().split_once('/') {
+            Some((addr, prefix)) => (addr, Some(prefix)),
+            None => (s.trim(), None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| bad())?;
+        let addr = addr.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(prefix) => prefix.parse::<u8>().map_err(|_| bad())?,
+            None => max,
+        };
+        if prefix > max {
+            return Err(bad());
+        }
+        Ok(Self { addr, prefix })
+    }
+}
+
+impl fmt::Display for IpNet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.addr, self.prefix)
+    }
+}
+
+/// One entry of the WebRTC `iceServers` list (`RTCIceServer`): a STUN or TURN server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IceServer {
+    /// `stun:host:port`, `turn:host:port?transport=udp`, `turns:host:443?transport=tcp`, …
+    pub urls: Vec<String>,
+    /// TURN user name, if any.
+    pub username: Option<String>,
+    /// TURN password, if any.
+    pub credential: Option<String>,
+}
+
+impl IceServer {
+    /// Groups URLs as browsers want them: the STUN ones in one entry without credentials, the
+    /// TURN ones in another with `username` / `credential`.
+    pub fn from_urls(
+        urls: &[String],
+        username: Option<String>,
+        credential: Option<String>,
+    ) -> Vec<Self> {
+        let (turn, stun): (Vec<String>, Vec<String>) = urls
+            .iter()
+            .map(|url| url.trim().to_owned())
+            .filter(|url| !url.is_empty())
+            .partition(|url| url.starts_with("turn:") || url.starts_with("turns:"));
+        let mut servers = Vec::new();
+        if !stun.is_empty() {
+            servers.push(Self {
+                urls: stun,
+                username: None,
+                credential: None,
+            });
+        }
+        if !turn.is_empty() {
+            servers.push(Self {
+                urls: turn,
+                username,
+                credential,
+            });
+        }
+        servers
+    }
+
+    /// Whether a URL has a scheme WebRTC knows.
+    pub fn is_valid_url(url: &str) -> bool {
+        ["stun:", "stuns:", "turn:", "turns:"]
+            .iter()
+            .any(|scheme| url.trim().starts_with(scheme) && url.trim().len() > scheme.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn networks() {
+        let net: IpNet = "10.1.0.0/16".parse().unwrap();
+        assert!(net.contains("10.1.2.3".parse().unwrap()));
+        assert!(net.contains("::ffff:10.1.2.3".parse().unwrap()));
+        assert!(!net.contains("10.2.0.1".parse().unwrap()));
+        assert!(!net.contains("::1".parse().unwrap()));
+        let one: IpNet = "127.0.0.1".parse().unwrap();
+        assert!(one.contains("127.0.0.1".parse().unwrap()));
+        assert!(!one.contains("127.0.0.2".parse().unwrap()));
+        let all: IpNet = "0.0.0.0/0".parse().unwrap();
+        assert!(all.contains("203.0.113.9".parse().unwrap()));
+        let v6: IpNet = "2001:db8::/32".parse().unwrap();
+        assert!(v6.contains("2001:db8:1::5".parse().unwrap()));
+        assert!(!v6.contains("2001:db9::5".parse().unwrap()));
+        for bad in ["", "10.0.0.0/33", "::/129", "host", "10.0.0.0/x"] {
+            assert!(bad.parse::<IpNet>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn origins() {
+        let own = AllowedOrigins::default();
+        assert!(
+            own.allows(None, Some("relay.example")),
+            "no Origin: not a browser"
+        );
+        assert!(own.allows(Some("https://relay.example"), Some("relay.example")));
+        assert!(own.allows(Some("https://Relay.example"), Some("relay.example:443")));
+        assert!(own.allows(Some("http://127.0.0.1:3536"), Some("127.0.0.1:3536")));
+        assert!(!own.allows(Some("http://127.0.0.1:9999"), Some("127.0.0.1:3536")));
+        assert!(!own.allows(Some("https://evil.example"), Some("relay.example")));
+        assert!(!own.allows(Some("null"), Some("relay.example")));
+        assert!(!own.allows(Some("https://relay.example"), None));
+
+        let listed = AllowedOrigins::from_list(&["https://games.example/", ""]);
+        assert!(listed.allows(Some("https://games.example"), Some("relay.example")));
+        assert!(!listed.allows(Some("http://games.example"), Some("relay.example")));
+        assert!(AllowedOrigins::from_list(&["*"]).allows(Some("null"), None));
+    }
+
+    #[test]
+    fn ice_servers_are_grouped() {
+        let urls = [
+            "stun:stun.example:3478".to_owned(),
+            "turn:turn.example:3478?transport=udp".to_owned(),
+            "turns:turn.example:443?transport=tcp".to_owned(),
+        ];
+        let servers = IceServer::from_urls(&urls, Some("u".into()), Some("p".into()));
+        assert_eq!(servers.len(), 2);
+        assert_eq!(servers[0].urls, ["stun:stun.example:3478"]);
+        assert_eq!(servers[0].username, None);
+        assert_eq!(servers[1].urls.len(), 2);
+        assert_eq!(servers[1].credential.as_deref(), Some("p"));
+        assert!(IceServer::from_urls(&[], None, None).is_empty());
+        assert!(IceServer::is_valid_url("stun:a"));
+        assert!(!IceServer::is_valid_url("http://a"));
+    }
+}
