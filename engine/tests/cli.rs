@@ -134,3 +134,69 @@ fn arbitrary_bytes_never_crash_the_replay() {
         }
     }
 }
+
+#[test]
+fn verify_checks_an_exported_transcript() {
+    use engine::session::{Command, Config, Effect, Invite, Session, Step};
+    use engine::{AnyGame, Game, GameKind};
+    let invite = Invite::new(GameKind::Meta, 0, [1; 16], [2; 32], [3; 16]);
+    let mut host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+    let mut guest = Session::guest(invite, [4; 32], Config::default(), 0);
+    let mut wire: Vec<(bool, Vec<u8>)> = Vec::new();
+    let push = |to_guest: bool, out: Vec<Effect>, wire: &mut Vec<(bool, Vec<u8>)>| {
+        for e in out {
+            if let Effect::Send(m) = e {
+                wire.push((to_guest, m));
+            }
+        }
+    };
+    push(true, host.peer_connected(0), &mut wire);
+    push(false, guest.peer_connected(0), &mut wire);
+    let mut pick = 0usize;
+    for _ in 0..2000 {
+        if let Some((to_guest, m)) = (!wire.is_empty()).then(|| wire.remove(0)) {
+            let out = if to_guest {
+                guest.receive(&m, 1)
+            } else {
+                host.receive(&m, 1)
+            };
+            push(!to_guest, out, &mut wire);
+            continue;
+        }
+        let Some(AnyGame::Meta(g)) = host.game().cloned() else {
+            break;
+        };
+        if g.is_over() {
+            break;
+        }
+        let cells = g.legal_actions();
+        pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
+        let step = Step::from_cell(cells[pick % cells.len()]);
+        let (side, to_guest) = if host.my_turn() {
+            (&mut host, true)
+        } else {
+            (&mut guest, false)
+        };
+        let out = side.act(Command::Play(step), 2).unwrap();
+        push(to_guest, out, &mut wire);
+    }
+    let text = guest.export();
+    let o = engine(&["verify"], text.as_bytes());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(stdout(&o), format!("{}\n", host.game().unwrap().to_json()));
+    // One changed character in an entry line.
+    let mut bad = text.clone().into_bytes();
+    let i = text.find("\n0").map_or(text.len() / 2, |i| i + 40);
+    bad[i] = if bad[i] == b'a' { b'b' } else { b'a' };
+    let o = engine(&["verify"], &bad);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("{\"error\":\"invalid\",\"entry\":"));
+    let o = engine(&["verify"], b"not a transcript\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(engine(&["verify", "x"], b"").status.code(), Some(2));
+}

@@ -15,7 +15,7 @@
 //! use engine::GameKind;
 //!
 //! let invite = Invite::new(GameKind::Meta, 100, [7; 16], [1; 32], [2; 16]);
-//! let mut host = Session::host(invite.clone(), [1; 32], Config::default(), 0);
+//! let mut host = Session::host(invite.clone(), [1; 32], Config::default(), 0).unwrap();
 //! let mut guest = Session::guest(invite, [3; 32], Config::default(), 0);
 //! // Connect them by hand: every effect `Send` goes to the other side.
 //! let mut to_guest = host.peer_connected(0);
@@ -155,16 +155,21 @@ impl Invite {
     }
 }
 
-/// A malformed invitation.
+/// A malformed invitation, or one that is not ours to host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InviteError {
     /// Missing, repeated or invalid parts.
     Malformed,
+    /// The host key is not the one of the given seed.
+    NotOurs,
 }
 
 impl fmt::Display for InviteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("malformed invitation")
+        f.write_str(match self {
+            InviteError::Malformed => "malformed invitation",
+            InviteError::NotOurs => "the invitation's key is not ours",
+        })
     }
 }
 
@@ -324,11 +329,20 @@ pub struct Session {
 const MAX_PENDING: usize = 256;
 
 impl Session {
-    /// The host's side: writes its `Hello` at once.
-    pub fn host(invite: Invite, seed: [u8; 32], config: Config, now: u64) -> Session {
+    /// The host's side: writes its `Hello` at once. The seed must be the one the invitation's
+    /// key comes from.
+    pub fn host(
+        invite: Invite,
+        seed: [u8; 32],
+        config: Config,
+        now: u64,
+    ) -> Result<Session, InviteError> {
+        if SigningKey::from_bytes(&seed).verifying_key().to_bytes() != invite.host_key {
+            return Err(InviteError::NotOurs);
+        }
         let mut s = Session::empty(Seat::Host, invite, seed, config);
         s.write_hello(now);
-        s
+        Ok(s)
     }
 
     /// The guest's side: writes its `Hello` (with its proof of the room secret) at once.
@@ -377,6 +391,17 @@ impl Session {
 
     /// Restores a saved side (after a reload); the peers then resynchronise.
     pub fn restore(saved: Saved) -> Result<Session, transcript::VerifyError> {
+        let ours = SigningKey::from_bytes(&saved.seed)
+            .verifying_key()
+            .to_bytes();
+        if saved.seat == Seat::Host && ours != saved.invite.host_key
+            || VerifyingKey::from_bytes(&saved.invite.host_key).is_err()
+        {
+            return Err(transcript::VerifyError {
+                entry: 0,
+                message: "the saved keys do not match the invitation".into(),
+            });
+        }
         let mut s = Session::empty(saved.seat, saved.invite, saved.seed, saved.config);
         for (i, e) in saved.entries.into_iter().enumerate() {
             s.chains.add(e).map_err(|r| transcript::VerifyError {
@@ -738,16 +763,14 @@ impl Session {
     fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
         let mut we_lack = false;
+        let mut resend = theirs.count;
         for seat in [Seat::Host, Seat::Guest] {
             let (have, mine) = (theirs.count[seat.index()], self.chains.len(seat));
             let held = (have > 0 && have <= mine).then(|| self.chains.hash_at(seat, have - 1));
             if held.is_some_and(|h| h != Some(theirs.last[seat.index()])) {
-                // Same number, different entry: one of the two chains is a fork.
-                if !self.forked {
-                    self.forked = true;
-                    out.push(Effect::Event(Event::Fork(seat)));
-                }
-                continue;
+                // Same count, another last entry: send ours from there on. Heads are not
+                // signed, so only the signed entries can prove a fork, on their side.
+                resend[seat.index()] = have - 1;
             }
             we_lack |= have > mine;
         }
@@ -757,7 +780,7 @@ impl Session {
             .merged()
             .into_iter()
             .map(|(e, _)| e)
-            .filter(|e| e.seq() >= theirs.count[e.seat().index()])
+            .filter(|e| e.seq() >= resend[e.seat().index()])
             .cloned()
             .collect();
         for batch in order.chunks(MAX_BATCH) {

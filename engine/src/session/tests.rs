@@ -24,7 +24,7 @@ pub(super) struct Pair {
 impl Pair {
     pub fn new(kind: GameKind, max_turns: u16) -> Pair {
         let invite = Invite::new(kind, max_turns, [9; 16], HOST_SEED, [5; 16]);
-        let host = Session::host(invite.clone(), HOST_SEED, Config::default(), 0);
+        let host = Session::host(invite.clone(), HOST_SEED, Config::default(), 0).unwrap();
         let guest = Session::guest(invite, GUEST_SEED, Config::default(), 0);
         let mut p = Pair {
             host,
@@ -506,7 +506,7 @@ fn a_stranger_cannot_take_the_guest_seat() {
         .receive(&encode(&Message::Entries(intruder.entries())), 0);
     assert!(refusal(&out, Refusal::Intruder));
     // Without the room secret the proof fails, even for a free seat.
-    let mut host = Session::host(p.host.invite().clone(), HOST_SEED, Config::default(), 0);
+    let mut host = Session::host(p.host.invite().clone(), HOST_SEED, Config::default(), 0).unwrap();
     let mut wrong = p.host.invite().clone();
     wrong.secret = [0; 16];
     let impostor = Session::guest(wrong, [78; 32], Config::default(), 0);
