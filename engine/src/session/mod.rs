@@ -215,6 +215,9 @@ pub enum CommandError {
     TooEarly,
     /// The room is forked or incompatible: play is suspended.
     Suspended,
+    /// The other seat is away: the game waits for it (only resigning, withdrawing, claiming
+    /// and leaving remain possible).
+    PeerAway,
 }
 
 impl fmt::Display for CommandError {
@@ -225,6 +228,7 @@ impl fmt::Display for CommandError {
             CommandError::Expired => f.write_str("the proposal expired"),
             CommandError::TooEarly => f.write_str("the seat is still reserved"),
             CommandError::Suspended => f.write_str("the room is suspended"),
+            CommandError::PeerAway => f.write_str("the other player is away"),
         }
     }
 }
@@ -457,9 +461,10 @@ impl Session {
         self.room.player_of(self.seat)
     }
 
-    /// True when it is our step.
+    /// True when it is our step and the game is live (the other seat is here).
     pub fn my_turn(&self) -> bool {
         !self.suspended()
+            && self.presence == Presence::Here
             && self.room.in_progress()
             && self.game().is_some_and(|g| g.to_move() == self.player())
     }
@@ -574,6 +579,13 @@ impl Session {
     pub fn act(&mut self, command: Command, now: u64) -> Result<Vec<Effect>, CommandError> {
         if self.suspended() && command != Command::Leave {
             return Err(CommandError::Suspended);
+        }
+        let needs_peer = matches!(
+            command,
+            Command::Play(_) | Command::Propose(_) | Command::Reply { .. }
+        );
+        if needs_peer && self.presence != Presence::Here {
+            return Err(CommandError::PeerAway);
         }
         let me = self.seat.index();
         let body = match command {

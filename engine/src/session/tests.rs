@@ -521,6 +521,7 @@ fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
     let mut p = Pair::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
     let mut copy = Session::restore(p.host.save()).unwrap();
+    let _ = copy.peer_connected(5);
     let g = p.host.game().unwrap().clone();
     let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
     p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
@@ -578,12 +579,18 @@ fn a_disconnection_then_reload_resynchronises_to_the_uninterrupted_game() {
     while p.mover() != Seat::Host {
         play_some(&mut p, 1);
     }
-    let out = p.host.peer_disconnected(p.now);
-    p.route(Seat::Host, out);
-    // The host plays while the guest's tab reloads: the message is lost.
+    // The host plays just as the guest's tab reloads: the message is lost.
     let g = p.host.game().unwrap().clone();
     p.act(Seat::Host, Command::Play(legal_step(&g, 4))).unwrap();
     p.to_guest.clear();
+    let out = p.host.peer_disconnected(p.now);
+    p.route(Seat::Host, out);
+    assert_eq!(
+        p.act(Seat::Host, Command::Propose(Proposal::Draw)),
+        Err(CommandError::PeerAway),
+        "the game is suspended while the other is away"
+    );
+    assert!(!p.host.my_turn() && !p.guest.my_turn());
     let saved = p.guest.save();
     p.guest = Session::restore(saved).unwrap();
     assert_ne!(p.guest.room(), p.host.room());
