@@ -67,3 +67,12 @@ ensure_chromium() {
         apt_install chromium chromium-driver
     fi
 }
+
+# Debian's nginx, for scripts/nginx-two-relays.sh. The package's own service is not started here
+# (containers deny it; the script runs its own nginx with a temporary config anyway).
+ensure_nginx() {
+    if ! command -v nginx >/dev/null; then
+        step "Installing Debian's nginx"
+        apt_install nginx
+    fi
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, unit, property and integration tests, the
 # independent reference cross-check of the engine, the release client build, and the
-# headless-Chromium end-to-end suite. Installs what a fresh machine lacks first.
+# headless-Chromium end-to-end suite, and two relays behind nginx. Installs what a fresh machine lacks first.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -11,6 +11,7 @@ ensure_wasm_bindgen
 ensure_node_modules "$ROOT/client/tools"
 ensure_node_modules "$ROOT/tests/e2e"
 ensure_chromium
+ensure_nginx
 command -v python3 >/dev/null || apt_install python3
 
 step "Formatting and lints"
@@ -23,6 +24,9 @@ cargo test --workspace
 
 step "Release binaries"
 cargo build --release -p engine -p signaling
+
+step "Two relays behind nginx, rooms routed by URL"
+RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" "$ROOT/scripts/nginx-two-relays.sh"
 
 step "Independent reference rules (Python) and the engine cross-checked against them"
 python3 tests/reference/test_rules.py
