@@ -1,7 +1,7 @@
 //! Pieces shared by both game pages: links, player cards, the action bar, the result banner, the
 //! new-game dialog and the keyboard handling of a board.
 
-use super::{navigate, Route};
+use super::{navigate, PageModel, Route, Store};
 use crate::model::text;
 use crate::model::NewGameDialog;
 use engine::{Direction, Outcome, Player};
@@ -207,7 +207,7 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
 }
 
 /// What a key on a board asks for.
-pub enum BoardKey {
+enum BoardKey {
     /// Move the focus.
     Arrow(Direction),
     /// Act on the focused point or cell.
@@ -215,7 +215,7 @@ pub enum BoardKey {
 }
 
 /// Reads a keydown on a board; `None` for keys the board ignores (Tab among them).
-pub fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
+fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
     if e.alt_key() || e.ctrl_key() || e.meta_key() {
         return None;
     }
@@ -228,7 +228,7 @@ pub fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
 /// Moves the DOM focus to `selector` inside `board` when the focus is already in the board, so
 /// that arrow keys carry it along (the board stays a single Tab stop: one element has
 /// `tabindex="0"`).
-pub fn follow_focus(board: &NodeRef, selector: &str) {
+fn follow_focus(board: &NodeRef, selector: &str) {
     let Some(board) = board.cast::<web_sys::Element>() else {
         return;
     };
@@ -249,4 +249,67 @@ pub fn follow_focus(board: &NodeRef, selector: &str) {
 /// A short label for a player's pieces: « pion bleu ».
 pub fn piece_label(p: Player) -> String {
     format!("pion {}", text::colour(p))
+}
+
+/// A page with a board: its focus, how to find the focused element, and its board events.
+pub trait BoardPage: PageModel {
+    /// The focused point or cell.
+    type Focus: Copy + PartialEq + 'static;
+    /// The focused point or cell now.
+    fn focus(&self) -> Self::Focus;
+    /// The CSS selector of its element (`[data-point="3"]`).
+    fn selector(focus: Self::Focus) -> String;
+    /// The event of an arrow key.
+    fn arrow(d: Direction) -> Self::Event;
+    /// The event of Enter/Space on the focused point or cell.
+    fn activate(focus: Self::Focus) -> Self::Event;
+}
+
+/// What a board page needs: its model store, a dispatcher, the board's node and its keydown
+/// handler; the DOM focus follows the model's focus while the board has it.
+pub struct BoardHandles<M: BoardPage> {
+    /// The page's model.
+    pub store: UseReducerHandle<Store<M>>,
+    /// Sends an event to the model.
+    pub dispatch: Callback<M::Event>,
+    /// The board's SVG element.
+    pub board: NodeRef,
+    /// The board's keydown handler.
+    pub on_key: Callback<KeyboardEvent>,
+}
+
+/// Sets up a board page (see [`BoardHandles`]).
+#[hook]
+pub fn use_board_page<M: BoardPage>() -> BoardHandles<M> {
+    let store = use_reducer(Store::<M>::default);
+    let dispatch = {
+        let store = store.clone();
+        Callback::from(move |e: M::Event| store.dispatch(e))
+    };
+    let board = use_node_ref();
+    let focus = store.0.focus();
+    {
+        let board = board.clone();
+        use_effect_with(focus, move |focus| {
+            follow_focus(&board, &M::selector(*focus))
+        });
+    }
+    let on_key = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let event = match board_key(&e) {
+                Some(BoardKey::Arrow(d)) => M::arrow(d),
+                Some(BoardKey::Activate) => M::activate(focus),
+                None => return,
+            };
+            e.prevent_default();
+            dispatch.emit(event);
+        })
+    };
+    BoardHandles {
+        store,
+        dispatch,
+        board,
+        on_key,
+    }
 }

@@ -2,13 +2,12 @@
 //! actions and the rules.
 
 use super::common::{
-    board_key, follow_focus, Actions, BoardKey, ConfirmNewGame, PlayerCard, Status,
+    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard, Status,
 };
-use super::Store;
 use crate::model::meta::{Event, Model};
 use crate::model::text;
 use engine::meta::{Cell, SmallBoard};
-use engine::{Game, Player};
+use engine::{Direction, Game, Player};
 use yew::prelude::*;
 
 const BOARD: i32 = 300;
@@ -46,36 +45,32 @@ fn mark(player: Player, x: i32, y: i32, size: i32, class: &'static str) -> Html 
     }
 }
 
+impl BoardPage for Model {
+    type Focus = Cell;
+    fn focus(&self) -> Cell {
+        self.focus
+    }
+    fn selector(c: Cell) -> String {
+        format!("[data-cell=\"{}\"]", c.index())
+    }
+    fn arrow(d: Direction) -> Event {
+        Event::Arrow(d)
+    }
+    fn activate(c: Cell) -> Event {
+        Event::Activate(c)
+    }
+}
+
 #[component]
 pub fn MetaPage() -> Html {
-    let store = use_reducer(Store::<Model>::default);
+    let BoardHandles {
+        store,
+        dispatch,
+        board: board_ref,
+        on_key,
+    } = use_board_page::<Model>();
     let m = &store.0;
-    let dispatch = {
-        let store = store.clone();
-        Callback::from(move |e: Event| store.dispatch(e))
-    };
-    let board_ref = use_node_ref();
-    {
-        let board_ref = board_ref.clone();
-        use_effect_with(m.focus, move |focus| {
-            follow_focus(&board_ref, &format!("[data-cell=\"{}\"]", focus.index()));
-        });
-    }
     let g = m.game();
-    let on_key = {
-        let (dispatch, focus) = (dispatch.clone(), m.focus);
-        Callback::from(move |e: KeyboardEvent| match board_key(&e) {
-            Some(BoardKey::Arrow(d)) => {
-                e.prevent_default();
-                dispatch.emit(Event::Arrow(d));
-            }
-            Some(BoardKey::Activate) => {
-                e.prevent_default();
-                dispatch.emit(Event::Activate(focus));
-            }
-            None => {}
-        })
-    };
     let winning = g.winning_line().unwrap_or([9, 9, 9]);
 
     let boards = (0..9u8).map(|b| {

@@ -2,13 +2,13 @@
 //! with the turn-limit setting.
 
 use super::common::{
-    board_key, follow_focus, piece_label, Actions, BoardKey, ConfirmNewGame, PlayerCard, Status,
+    piece_label, use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard,
+    Status,
 };
-use super::Store;
 use crate::model::morris::{Event, Model};
 use crate::model::text;
 use engine::morris::{links, Phase, Point};
-use engine::{Game, Player};
+use engine::{Direction, Game, Player};
 use yew::prelude::*;
 
 /// Screen position of a point in the 700 × 700 drawing.
@@ -17,37 +17,33 @@ fn xy(p: Point) -> (i32, i32) {
     (50 + 100 * file as i32, 50 + 100 * (6 - rank as i32))
 }
 
+impl BoardPage for Model {
+    type Focus = Point;
+    fn focus(&self) -> Point {
+        self.focus
+    }
+    fn selector(p: Point) -> String {
+        format!("[data-point=\"{}\"]", p.index())
+    }
+    fn arrow(d: Direction) -> Event {
+        Event::Arrow(d)
+    }
+    fn activate(p: Point) -> Event {
+        Event::Activate(p)
+    }
+}
+
 #[component]
 pub fn MorrisPage() -> Html {
-    let store = use_reducer(Store::<Model>::default);
+    let BoardHandles {
+        store,
+        dispatch,
+        board: board_ref,
+        on_key,
+    } = use_board_page::<Model>();
     let m = &store.0;
-    let dispatch = {
-        let store = store.clone();
-        Callback::from(move |e: Event| store.dispatch(e))
-    };
-    let board_ref = use_node_ref();
-    {
-        let board_ref = board_ref.clone();
-        use_effect_with(m.focus, move |focus| {
-            follow_focus(&board_ref, &format!("[data-point=\"{}\"]", focus.index()));
-        });
-    }
     let g = m.game();
     let me = g.to_move();
-    let on_key = {
-        let (dispatch, focus) = (dispatch.clone(), m.focus);
-        Callback::from(move |e: KeyboardEvent| match board_key(&e) {
-            Some(BoardKey::Arrow(d)) => {
-                e.prevent_default();
-                dispatch.emit(Event::Arrow(d));
-            }
-            Some(BoardKey::Activate) => {
-                e.prevent_default();
-                dispatch.emit(Event::Activate(focus));
-            }
-            None => {}
-        })
-    };
 
     let destinations = m.destinations();
     let capturable = g.capturable();
