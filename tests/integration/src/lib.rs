@@ -47,11 +47,23 @@ impl Relay {
         Self::start_with(|_| {}).await
     }
 
+    /// A relay with the default settings on a given address (to restart one where it was).
+    pub async fn start_at(addr: SocketAddr) -> Self {
+        let listener = TcpListener::bind(addr)
+            .await
+            .expect("bind the same address again");
+        Self::serve(listener, |_| {})
+    }
+
     /// A relay with the default settings changed by `adjust`.
     pub async fn start_with(adjust: impl FnOnce(&mut signaling::Config)) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
+        Self::serve(listener, adjust)
+    }
+
+    fn serve(listener: TcpListener, adjust: impl FnOnce(&mut signaling::Config)) -> Self {
         let addr = listener.local_addr().expect("bound address");
         let mut config = signaling::Config::default();
         config.static_dir = std::env::temp_dir().join("integration-tests-no-client");
