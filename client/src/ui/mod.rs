@@ -1,6 +1,7 @@
 //! The Yew components: the app shell with its routes, the home page, and one page per game.
 //! Components render a model and dispatch events; they hold no rule.
 
+mod boards;
 mod common;
 mod home;
 mod meta;

@@ -1,21 +1,15 @@
 //! The Nine Men's Morris page: the SVG board, the players, the status, the actions and the rules
 //! with the turn-limit setting.
 
+use super::boards::MorrisBoard;
 use super::common::{
-    piece_label, use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard,
-    Status,
+    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard, Status,
 };
 use crate::model::morris::{Event, Model};
 use crate::model::text;
-use engine::morris::{links, Phase, Point};
+use engine::morris::Point;
 use engine::{Direction, Game, Player};
 use yew::prelude::*;
-
-/// Screen position of a point in the 700 × 700 drawing.
-fn xy(p: Point) -> (i32, i32) {
-    let (file, rank) = p.coords();
-    (50 + 100 * file as i32, 50 + 100 * (6 - rank as i32))
-}
 
 impl BoardPage for Model {
     type Focus = Point;
@@ -44,74 +38,6 @@ pub fn MorrisPage() -> Html {
     let m = &store.0;
     let g = m.game();
     let me = g.to_move();
-
-    let destinations = m.destinations();
-    let capturable = g.capturable();
-    let last = g.last_turn();
-    let lines = links().map(|(a, b)| {
-        let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
-        html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
-    });
-    let points = Point::all().map(|p| {
-        let (x, y) = xy(p);
-        let piece = g.piece_at(p);
-        let selected = m.selected == Some(p);
-        let is_dest = destinations.contains(p);
-        let is_cap = capturable.contains(p);
-        let is_last = last.is_some_and(|t| t.to == p);
-        let was_from = last.is_some_and(|t| t.from == Some(p));
-        let was_taken = piece.is_none() && last.is_some_and(|t| t.capture == Some(p));
-        let mut label = format!("{} : {}", p.name(), piece.map_or("vide".to_string(), piece_label));
-        if selected {
-            label.push_str(", sélectionné");
-        }
-        if is_dest {
-            label.push_str(", destination possible");
-        }
-        if is_cap {
-            label.push_str(", peut être capturé");
-        }
-        if is_last {
-            label.push_str(", dernier coup");
-        }
-        if was_taken {
-            label.push_str(", pion capturé au dernier coup");
-        }
-        let onclick = dispatch.reform(move |_: MouseEvent| Event::Activate(p));
-        let class = classes!(
-            "point",
-            piece.map(|pl| if pl == Player::Blue { "blue" } else { "red" }),
-            selected.then_some("selected"),
-            is_dest.then_some("destination"),
-            is_cap.then_some("capturable"),
-        );
-        let (xs, ys) = (x.to_string(), y.to_string());
-        html! {
-            <g {class} data-point={p.index().to_string()}
-                data-piece={piece.map(|pl| pl.index().to_string())}
-                role="button" aria-label={label}
-                tabindex={if m.focus == p { "0" } else { "-1" }} {onclick}>
-                <circle class="hit" cx={xs.clone()} cy={ys.clone()} r="46" />
-                <circle class="focus-ring" cx={xs.clone()} cy={ys.clone()} r="42" />
-                if is_dest { <circle class="dest-mark" cx={xs.clone()} cy={ys.clone()} r="24" /> }
-                if was_from { <circle class="from-mark" cx={xs.clone()} cy={ys.clone()} r="14" /> }
-                if was_taken {
-                    <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
-                }
-                if piece.is_some() {
-                    <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
-                    <circle class="piece-shine" cx={(x - 8).to_string()} cy={(y - 9).to_string()} r="9" />
-                } else if !is_dest {
-                    <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
-                }
-                if is_cap { <circle class="capture-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
-                if selected { <circle class="select-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
-                if is_last {
-                    <rect class="last-frame" x={(x - 40).to_string()} y={(y - 40).to_string()} width="80" height="80" rx="10" />
-                }
-            </g>
-        }
-    });
 
     let detail = |p: Player| {
         format!(
@@ -146,14 +72,9 @@ pub fn MorrisPage() -> Html {
                     <Status outcome={g.outcome()} text={m.status()}
                         notice={m.notice.clone().map(AttrValue::from)} />
                     <div class="board-scroll">
-                        <svg ref={board_ref} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
-                            viewBox="0 0 700 700" role="group"
-                            aria-label="Plateau du moulin : flèches pour se déplacer, Entrée ou Espace pour jouer"
-                            onkeydown={on_key}>
-                            <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
-                            { for lines }
-                            { for points }
-                        </svg>
+                        <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}
+                            on_activate={dispatch.reform(Event::Activate)} on_key={on_key}
+                            node={board_ref} />
                     </div>
                     <Actions can_undo={m.can_undo()} on_undo={to_dispatch(Event::Undo)}
                         on_new={to_dispatch(Event::AskNewGame)} />

@@ -1,0 +1,250 @@
+//! The two boards as SVG components: they draw a game state and report clicks and keys; the
+//! pages (hot-seat now, remote next) decide what a click means.
+
+use super::common::piece_label;
+use crate::model::text;
+use engine::meta::{Cell, Meta, SmallBoard};
+use engine::morris::{links, Morris, Phase, Point, Points};
+use engine::Player;
+use yew::prelude::*;
+
+/// Screen position of a point in the 700 × 700 drawing.
+fn xy(p: Point) -> (i32, i32) {
+    let (file, rank) = p.coords();
+    (50 + 100 * file as i32, 50 + 100 * (6 - rank as i32))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MorrisBoardProps {
+    pub game: Morris,
+    /// The selected piece (pale green destinations follow it).
+    pub selected: Option<Point>,
+    /// The point holding the board's single Tab stop.
+    pub focus: Point,
+    pub on_activate: Callback<Point>,
+    pub on_key: Callback<KeyboardEvent>,
+    /// The SVG element, for moving the DOM focus.
+    pub node: NodeRef,
+}
+
+/// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
+/// pieces, the last move and the last capture.
+#[component]
+pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
+    let g = &props.game;
+    let destinations = props.selected.map_or(Points::EMPTY, |p| g.destinations(p));
+    let capturable = g.capturable();
+    let last = g.last_turn();
+    let lines = links().map(|(a, b)| {
+        let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
+        html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+    });
+    let points = Point::all().map(|p| {
+        let (x, y) = xy(p);
+        let piece = g.piece_at(p);
+        let selected = props.selected == Some(p);
+        let is_dest = destinations.contains(p);
+        let is_cap = capturable.contains(p);
+        let is_last = last.is_some_and(|t| t.to == p);
+        let was_from = last.is_some_and(|t| t.from == Some(p));
+        let was_taken = piece.is_none() && last.is_some_and(|t| t.capture == Some(p));
+        let mut label = format!("{} : {}", p.name(), piece.map_or("vide".to_string(), piece_label));
+        if selected {
+            label.push_str(", sélectionné");
+        }
+        if is_dest {
+            label.push_str(", destination possible");
+        }
+        if is_cap {
+            label.push_str(", peut être capturé");
+        }
+        if is_last {
+            label.push_str(", dernier coup");
+        }
+        if was_taken {
+            label.push_str(", pion capturé au dernier coup");
+        }
+        let onclick = props.on_activate.reform(move |_: MouseEvent| p);
+        let class = classes!(
+            "point",
+            piece.map(|pl| if pl == Player::Blue { "blue" } else { "red" }),
+            selected.then_some("selected"),
+            is_dest.then_some("destination"),
+            is_cap.then_some("capturable"),
+        );
+        let (xs, ys) = (x.to_string(), y.to_string());
+        html! {
+            <g {class} data-point={p.index().to_string()}
+                data-piece={piece.map(|pl| pl.index().to_string())}
+                role="button" aria-label={label}
+                tabindex={if props.focus == p { "0" } else { "-1" }} {onclick}>
+                <circle class="hit" cx={xs.clone()} cy={ys.clone()} r="46" />
+                <circle class="focus-ring" cx={xs.clone()} cy={ys.clone()} r="42" />
+                if is_dest { <circle class="dest-mark" cx={xs.clone()} cy={ys.clone()} r="24" /> }
+                if was_from { <circle class="from-mark" cx={xs.clone()} cy={ys.clone()} r="14" /> }
+                if was_taken {
+                    <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
+                }
+                if piece.is_some() {
+                    <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
+                    <circle class="piece-shine" cx={(x - 8).to_string()} cy={(y - 9).to_string()} r="9" />
+                } else if !is_dest {
+                    <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
+                }
+                if is_cap { <circle class="capture-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
+                if selected { <circle class="select-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
+                if is_last {
+                    <rect class="last-frame" x={(x - 40).to_string()} y={(y - 40).to_string()} width="80" height="80" rx="10" />
+                }
+            </g>
+        }
+    });
+
+    html! {
+        <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
+            viewBox="0 0 700 700" role="group"
+            aria-label="Plateau du moulin : flèches pour se déplacer, Entrée ou Espace pour jouer"
+            onkeydown={props.on_key.clone()}>
+            <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
+            { for lines }
+            { for points }
+        </svg>
+    }
+}
+
+const BOARD: i32 = 300;
+const GAP: i32 = 12;
+const CELL: i32 = 100;
+
+/// Top-left corner of a small board in the drawing.
+fn board_xy(b: u8) -> (i32, i32) {
+    let (col, row) = ((b % 3) as i32, (b / 3) as i32);
+    (GAP + col * (BOARD + GAP), GAP + row * (BOARD + GAP))
+}
+
+fn cell_xy(c: Cell) -> (i32, i32) {
+    let (bx, by) = board_xy(c.board());
+    (
+        bx + (c.cell() % 3) as i32 * CELL,
+        by + (c.cell() / 3) as i32 * CELL,
+    )
+}
+
+fn mark(player: Player, x: i32, y: i32, size: i32, class: &'static str) -> Html {
+    let pad = size / 4;
+    let (a, b) = (pad, size - pad);
+    match player {
+        Player::Blue => html! {
+            <g class={classes!("mark", "cross", class)}>
+                <line x1={(x + a).to_string()} y1={(y + a).to_string()} x2={(x + b).to_string()} y2={(y + b).to_string()} />
+                <line x1={(x + b).to_string()} y1={(y + a).to_string()} x2={(x + a).to_string()} y2={(y + b).to_string()} />
+            </g>
+        },
+        Player::Red => html! {
+            <circle class={classes!("mark", "nought", class)} cx={(x + size / 2).to_string()}
+                cy={(y + size / 2).to_string()} r={(size / 2 - pad).to_string()} />
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct MetaBoardProps {
+    pub game: Meta,
+    /// The cell holding the board's single Tab stop.
+    pub focus: Cell,
+    pub on_activate: Callback<Cell>,
+    pub on_key: Callback<KeyboardEvent>,
+    /// The SVG element, for moving the DOM focus.
+    pub node: NodeRef,
+}
+
+/// The Ultimate tic-tac-toe board: cells with `data-cell` / `data-piece`, playable boards, closed
+/// boards' big symbols, the winning line and the last move.
+#[component]
+pub fn MetaBoard(props: &MetaBoardProps) -> Html {
+    let g = &props.game;
+    let winning = g.winning_line().unwrap_or([9, 9, 9]);
+
+    let boards = (0..9u8).map(|b| {
+        let (x, y) = board_xy(b);
+        let state = g.small_board(b);
+        let playable = g.is_playable_board(b);
+        let grid = (1..3).map(|i| {
+            let d = i * CELL;
+            html! {
+                <>
+                    <line class="grid" x1={(x + d).to_string()} y1={(y + 10).to_string()} x2={(x + d).to_string()} y2={(y + BOARD - 10).to_string()} />
+                    <line class="grid" x1={(x + 10).to_string()} y1={(y + d).to_string()} x2={(x + BOARD - 10).to_string()} y2={(y + d).to_string()} />
+                </>
+            }
+        });
+        let overlay = match state {
+            SmallBoard::Open => html! {},
+            SmallBoard::Won(p) => mark(p, x, y, BOARD, "big"),
+            SmallBoard::Drawn => html! {
+                <g class="drawn-mark">
+                    <line x1={(x + 85).to_string()} y1={(y + 120).to_string()} x2={(x + 215).to_string()} y2={(y + 120).to_string()} />
+                    <text x={(x + 150).to_string()} y={(y + 200).to_string()}>{ "Nulle" }</text>
+                </g>
+            },
+        };
+        let class = classes!(
+            "small-board",
+            playable.then_some("playable"),
+            state.is_closed().then_some("closed"),
+            winning.contains(&b).then_some("winning"),
+        );
+        html! {
+            <g {class} data-board={b.to_string()}>
+                <rect class="board-bg" x={x.to_string()} y={y.to_string()} width={BOARD.to_string()} height={BOARD.to_string()} rx="14" />
+                { for grid }
+                { overlay }
+                <rect class="board-frame" x={(x + 3).to_string()} y={(y + 3).to_string()} width={(BOARD - 6).to_string()} height={(BOARD - 6).to_string()} rx="12" />
+            </g>
+        }
+    });
+    let cells = Cell::all().map(|c| {
+        let (x, y) = cell_xy(c);
+        let piece = g.piece_at(c);
+        let is_last = g.last_move() == Some(c);
+        let board = g.small_board(c.board());
+        let mut label = format!(
+            "{} (grille {}, {}) : {}",
+            c.name(),
+            text::board_place(c.board()),
+            text::small_board(board),
+            match piece {
+                None => "vide",
+                Some(Player::Blue) => "croix bleue",
+                Some(Player::Red) => "rond rouge",
+            }
+        );
+        if is_last {
+            label.push_str(", dernier coup");
+        }
+        let onclick = props.on_activate.reform(move |_: MouseEvent| c);
+        let dim = if board.is_closed() { "dim" } else { "" };
+        html! {
+            <g class={classes!("cell", board.is_closed().then_some("closed"))}
+                data-cell={c.index().to_string()}
+                data-piece={piece.map(|p| p.index().to_string())}
+                role="button" aria-label={label}
+                tabindex={if props.focus == c { "0" } else { "-1" }} {onclick}>
+                <rect class="hit" x={(x + 4).to_string()} y={(y + 4).to_string()} width={(CELL - 8).to_string()} height={(CELL - 8).to_string()} rx="10" />
+                if let Some(p) = piece { { mark(p, x, y, CELL, dim) } }
+                if is_last {
+                    <rect class="last-frame" x={(x + 6).to_string()} y={(y + 6).to_string()} width={(CELL - 12).to_string()} height={(CELL - 12).to_string()} rx="10" />
+                }
+            </g>
+        }
+    });
+
+    html! {
+        <svg ref={props.node.clone()} class="board meta-board" viewBox="0 0 948 948" role="group"
+            aria-label="Plateau du Méta Morpion : flèches pour se déplacer, Entrée ou Espace pour jouer"
+            onkeydown={props.on_key.clone()}>
+            { for boards }
+            { for cells }
+        </svg>
+    }
+}
