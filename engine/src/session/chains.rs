@@ -32,7 +32,13 @@ pub enum Refusal {
     Fork,
     /// A sequence number beyond the next expected one (kept aside until the gap fills).
     Gap,
+    /// The seat's chain reached [`MAX_ENTRIES`].
+    TooLong,
 }
+
+/// Entries per seat at most: far beyond any game (a 500-turn Morris game with every proposal
+/// takes about a thousand), small enough that a hostile peer cannot grow a transcript forever.
+pub const MAX_ENTRIES: u32 = 10_000;
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +55,7 @@ impl fmt::Display for Refusal {
             Refusal::TimeWentBack => "the sender's clock went backwards",
             Refusal::Fork => "two different entries with the same sequence number",
             Refusal::Gap => "entry ahead of a gap",
+            Refusal::TooLong => "too many entries",
         })
     }
 }
@@ -150,8 +157,14 @@ impl Chains {
             if !e.verify(&key) {
                 return Err(Refusal::BadSignature);
             }
-            self.forks.push((held.entry.clone(), e));
+            // One proof per seat is enough; more would only grow memory.
+            if !self.forks.iter().any(|(a, _)| a.seat() == h.seat) {
+                self.forks.push((held.entry.clone(), e));
+            }
             return Err(Refusal::Fork);
+        }
+        if h.seq >= MAX_ENTRIES {
+            return Err(Refusal::TooLong);
         }
         if h.seq > next {
             return Err(Refusal::Gap);

@@ -307,6 +307,8 @@ pub struct Saved {
     pub config: Config,
     /// The transcript in fold order.
     pub entries: Vec<Entry>,
+    /// Fork proofs found so far: a fork keeps the room suspended across reloads.
+    pub forks: Vec<(Entry, Entry)>,
 }
 
 /// One seat's side of a room.
@@ -324,9 +326,14 @@ pub struct Session {
     presence: Presence,
     last_heard: u64,
     last_heads_sent: Option<u64>,
-    /// When we first saw the other seat's open proposal (our 60 s count starts there).
-    their_proposal_seen: Option<(u32, u64)>,
+    /// The other seat's open proposal and when we first saw it while live (our 60 s count
+    /// starts there; `None` until we are connected, e.g. right after a reload).
+    their_proposal_seen: Option<(u32, Option<u64>)>,
     forked: bool,
+    /// Restored from a save: until the peer shows up, its absence counts from our first tick.
+    restored: bool,
+    /// Void entries already reported, so that each is reported once.
+    reported: std::collections::HashSet<(Seat, u32)>,
 }
 
 /// Entries kept aside ahead of a gap, at most.
@@ -373,6 +380,8 @@ impl Session {
             last_heads_sent: None,
             their_proposal_seen: None,
             forked: false,
+            restored: false,
+            reported: Default::default(),
         }
     }
 
@@ -416,6 +425,9 @@ impl Session {
         if s.chains.len(s.seat) == 0 {
             s.write_hello(0);
         }
+        s.forked = !saved.forks.is_empty();
+        s.chains.forks = saved.forks;
+        s.restored = true;
         s.refold();
         Ok(s)
     }
@@ -433,6 +445,7 @@ impl Session {
                 .into_iter()
                 .map(|(e, _)| e.clone())
                 .collect(),
+            forks: self.chains.forks.clone(),
         }
     }
 
@@ -487,8 +500,9 @@ impl Session {
         let mine = self.room.open[self.seat.index()].map(|o| (o, o.time + self.config.proposal_ms));
         let theirs = self.room.open[self.seat.other().index()].map(|o| {
             let seen = match self.their_proposal_seen {
-                Some((seq, at)) if seq == o.seq => at,
-                _ => self.last_heard,
+                Some((seq, Some(at))) if seq == o.seq => at,
+                // Not seen while connected yet: the minute has not started.
+                _ => u64::MAX - self.config.proposal_ms,
             };
             (o, seen + self.config.proposal_ms)
         });
@@ -555,24 +569,31 @@ impl Session {
         let other = self.seat.other();
         for (e, informed) in self.chains.merged() {
             if let Err(why) = room.apply(e) {
-                if informed && e.seat() == other {
-                    events.push((e.seq(), why));
+                let fault = informed || !why.can_be_a_race();
+                if fault && e.seat() == other && self.reported.insert((other, e.seq())) {
+                    events.push(Event::Void {
+                        seat: other,
+                        seq: e.seq(),
+                        why,
+                    });
                 }
             }
         }
         let theirs = room.open[other.index()].map(|o| o.seq);
         if theirs != self.their_proposal_seen.map(|(s, _)| s) {
-            self.their_proposal_seen = theirs.map(|s| (s, self.last_heard));
+            let live = (self.presence == Presence::Here).then_some(self.last_heard);
+            self.their_proposal_seen = theirs.map(|s| (s, live));
         }
         self.room = room;
         events
-            .into_iter()
-            .map(|(seq, why)| Event::Void {
-                seat: other,
-                seq,
-                why,
-            })
-            .collect()
+    }
+
+    /// Starts the other side's proposal minute once we are live (after a reload it waits for
+    /// the connection).
+    fn stamp_proposal(&mut self, now: u64) {
+        if let Some((seq, None)) = self.their_proposal_seen {
+            self.their_proposal_seen = Some((seq, Some(now)));
+        }
     }
 
     /// Does what the local player asked, or says why not (and sends nothing).
@@ -589,7 +610,10 @@ impl Session {
         }
         let me = self.seat.index();
         let body = match command {
-            Command::Play(step) => Body::Play(step),
+            Command::Play(step) => Body::Play {
+                game: self.room.game_number,
+                step,
+            },
             Command::Propose(p) => Body::Propose(p),
             Command::Reply { accept } => {
                 let [_, theirs] = self.proposals();
@@ -625,9 +649,10 @@ impl Session {
     fn append(&mut self, e: Entry) -> Vec<Effect> {
         self.chains.add(e.clone()).expect("our own entry is valid");
         self.refold();
+        // Save first: a tab that reloads must never have sent an entry it did not keep.
         vec![
-            Effect::Send(wire::encode(&Message::Entries(vec![e]))),
             Effect::Save,
+            Effect::Send(wire::encode(&Message::Entries(vec![e]))),
             Effect::Event(Event::Changed),
         ]
     }
@@ -640,6 +665,7 @@ impl Session {
             self.presence = Presence::Here;
             out.push(Effect::Event(Event::Presence(self.presence)));
         }
+        self.stamp_proposal(now);
         out.push(self.send_heads(now));
         out
     }
@@ -677,6 +703,11 @@ impl Session {
     /// Timers: heartbeat, silence, our proposal's expiry.
     pub fn tick(&mut self, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
+        if self.restored && self.presence == Presence::Waiting && self.room.hello == [true, true] {
+            // Reloaded while the other was away: its reservation counts from now.
+            self.presence = Presence::Away { since: now };
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
         if self.presence == Presence::Here {
             if now >= self.last_heard + self.config.silence_ms {
                 self.presence = Presence::Away {
@@ -718,10 +749,12 @@ impl Session {
             self.presence = Presence::Here;
             out.push(Effect::Event(Event::Presence(self.presence)));
         }
+        self.stamp_proposal(now);
         match message {
             Message::Heads(theirs) => out.extend(self.answer_heads(theirs, now)),
             Message::Entries(entries) => {
                 let mut added = false;
+                let waiting = self.pending.len();
                 for e in entries {
                     added |= self.offer(e, &mut out);
                 }
@@ -732,12 +765,13 @@ impl Session {
                         added |= self.offer(e, &mut out);
                     }
                 }
-                if !self.pending.is_empty() {
-                    // A gap: ask for what is missing.
+                if self.pending.len() > waiting && !self.forked {
+                    // A new gap: ask for what is missing (once per gap, not on every message).
                     out.push(self.send_heads(now));
                 }
                 let before = self.room.clone();
                 let events = self.refold();
+                self.stamp_proposal(now);
                 out.extend(events.into_iter().map(Effect::Event));
                 if self.room != before {
                     out.push(Effect::Save);
@@ -774,6 +808,10 @@ impl Session {
     /// Sends the entries the peer lacks; asks for ours if we lack some.
     fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
+        if self.forked {
+            // The room is suspended on signed proof; resending would only loop.
+            return out;
+        }
         let mut we_lack = false;
         let mut resend = theirs.count;
         for seat in [Seat::Host, Seat::Guest] {

@@ -40,6 +40,19 @@ pub enum Void {
     NoSuchProposal,
     /// The sender left the room.
     Left,
+    /// A move for a game that has since been replaced by a new one.
+    StaleGame,
+}
+
+impl Void {
+    /// True for reasons that can come from two entries crossing on the way (a move crossing a
+    /// resignation, an answer crossing a withdrawal…); the others are always a fault.
+    pub fn can_be_a_race(self) -> bool {
+        !matches!(
+            self,
+            Void::Version | Void::BadRules | Void::NotHost | Void::WrongGame | Void::Left
+        )
+    }
 }
 
 impl fmt::Display for Void {
@@ -60,6 +73,7 @@ impl fmt::Display for Void {
             Void::CoolingDown => f.write_str("too soon after a declined proposal"),
             Void::NoSuchProposal => f.write_str("no such open proposal"),
             Void::Left => f.write_str("the sender left the room"),
+            Void::StaleGame => f.write_str("a move for a previous game"),
         }
     }
 }
@@ -192,7 +206,12 @@ impl Room {
         match &e.body {
             Body::Hello { .. } => unreachable!("handled above"),
             Body::Settings { max_turns } => self.settings(seat, *max_turns),
-            Body::Play(step) => self.play(seat, *step),
+            Body::Play { game, step } => {
+                if *game != self.game_number {
+                    return Err(Void::StaleGame);
+                }
+                self.play(seat, *step)
+            }
             Body::Propose(p) => self.propose(seat, *p, e.seq(), e.header.time),
             Body::Reply { proposal, accept } => self.reply(seat, *proposal, *accept),
             Body::Withdraw { proposal, .. } => match self.open[s] {
@@ -323,6 +342,9 @@ impl Room {
             Some(o) if o.seq == proposal => o,
             _ => return Err(Void::NoSuchProposal),
         };
+        if accept && open.proposal == Proposal::Undo && !self.can_undo() {
+            return Err(Void::NothingToUndo);
+        }
         self.open[other] = None;
         let k = kind_index(open.proposal);
         if !accept {
@@ -335,6 +357,10 @@ impl Room {
             Proposal::Undo => {
                 let previous = self.turn_starts.pop().ok_or(Void::NothingToUndo)?;
                 self.game = Some(previous);
+                // The other seat's undo was about the position before this one.
+                if self.open[seat.index()].is_some_and(|o| o.proposal == Proposal::Undo) {
+                    self.open[seat.index()] = None;
+                }
             }
             Proposal::Draw => self.ending = Some(Ending::DrawAgreed),
             Proposal::NewGame { max_turns } => {

@@ -221,12 +221,28 @@ fn send_to_guest(p: &mut Pair, entries: Vec<Entry>) {
 fn a_forged_entry_is_refused_and_changes_nothing() {
     let mut p = Pair::new(GameKind::Meta, 0);
     let before = p.guest.room().clone();
-    let e = forged(&p, [66; 32], Seat::Host, Body::Play(Step::Cell(40)));
+    let e = forged(
+        &p,
+        [66; 32],
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Cell(40),
+        },
+    );
     send_to_guest(&mut p, vec![e]);
     assert!(refused(&p, Refusal::BadSignature));
     assert_eq!(p.guest.room(), &before);
     // Another room's entry, correctly signed, is refused too.
-    let mut e = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Cell(40)));
+    let mut e = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Cell(40),
+        },
+    );
     e.header.room = RoomId([0; 16]);
     let e = Entry::sign(
         &ed25519_dalek::SigningKey::from_bytes(&HOST_SEED),
@@ -241,7 +257,15 @@ fn a_forged_entry_is_refused_and_changes_nothing() {
 #[test]
 fn replayed_and_reordered_entries_are_harmless() {
     let mut p = Pair::new(GameKind::Meta, 0);
-    let e1 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Cell(40)));
+    let e1 = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Cell(40),
+        },
+    );
     let header = Header {
         seq: e1.seq() + 1,
         prev: e1.hash(),
@@ -270,9 +294,25 @@ fn replayed_and_reordered_entries_are_harmless() {
 fn an_illegal_but_signed_move_is_void_and_reported() {
     let mut p = Pair::new(GameKind::Morris, 100);
     // The host "places" twice in a row, the second out of turn.
-    let e1 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(0)));
+    let e1 = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Place(0),
+        },
+    );
     send_to_guest(&mut p, vec![e1]);
-    let e2 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(1)));
+    let e2 = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Place(1),
+        },
+    );
     send_to_guest(&mut p, vec![e2]);
     assert_eq!(p.guest.game().unwrap().turns(), 1);
     assert!(p.events.iter().any(|(_, e)| matches!(
@@ -283,7 +323,15 @@ fn an_illegal_but_signed_move_is_void_and_reported() {
             ..
         }
     )));
-    let e3 = forged(&p, HOST_SEED, Seat::Host, Body::Play(Step::Place(99)));
+    let e3 = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::Play {
+            game: 0,
+            step: Step::Place(99),
+        },
+    );
     send_to_guest(&mut p, vec![e3]);
     assert_eq!(p.guest.game().unwrap().turns(), 1);
 }
@@ -677,5 +725,368 @@ fn invitations_round_trip_and_malformed_ones_are_refused() {
         &text.to_uppercase(),
     ] {
         assert!(Invite::from_fragment(bad).is_err(), "{bad}");
+    }
+}
+
+/// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
+/// confirmed flaw. Names start with `review_`.
+mod review {
+    use super::*;
+
+    /// An entry signed with `key` for `seat`, next in that seat's chain as the HOST holds it.
+    fn signed_for_host(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+        let c = &p.host.chains;
+        let header = Header {
+            room: p.host.invite().room,
+            seat,
+            seq: c.len(seat),
+            time: p.now,
+            prev: c.last_hash(seat),
+            seen: c.last_hash(seat.other()),
+        };
+        Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
+    }
+
+    fn voids(out: &[Effect]) -> usize {
+        out.iter()
+            .filter(|e| matches!(e, Effect::Event(Event::Void { .. })))
+            .count()
+    }
+
+    /// Delivers at most `n` messages; true if both queues emptied.
+    fn pump_bounded(p: &mut Pair, n: usize) -> bool {
+        for _ in 0..n {
+            if let Some(m) = p.to_guest.pop_front() {
+                let out = p.guest.receive(&m, p.now);
+                p.route(Seat::Guest, out);
+            } else if let Some(m) = p.to_host.pop_front() {
+                let out = p.host.receive(&m, p.now);
+                p.route(Seat::Host, out);
+            } else {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// mod.rs refold(): every void informed entry of the whole transcript is reported again on
+    /// every later `Entries` message.
+    #[test]
+    fn review_a_void_entry_is_reported_once_not_on_every_later_message() {
+        let mut p = Pair::new(GameKind::Morris, 100);
+        let e1 = forged(
+            &p,
+            HOST_SEED,
+            Seat::Host,
+            Body::Play {
+                game: 0,
+                step: Step::Place(0),
+            },
+        );
+        send_to_guest(&mut p, vec![e1]);
+        let e2 = forged(
+            &p,
+            HOST_SEED,
+            Seat::Host,
+            Body::Play {
+                game: 0,
+                step: Step::Place(1),
+            },
+        );
+        let out = p.guest.receive(&encode(&Message::Entries(vec![e2])), 0);
+        assert_eq!(voids(&out), 1, "the out-of-turn move is reported");
+        // A perfectly valid later entry of the host.
+        let e3 = forged(&p, HOST_SEED, Seat::Host, Body::Propose(Proposal::Draw));
+        let out = p.guest.receive(&encode(&Message::Entries(vec![e3])), 0);
+        assert!(p.guest.room().open[0].is_some());
+        assert_eq!(voids(&out), 0, "the old void entry is reported again");
+    }
+
+    /// mod.rs restore()/refold(): after a reload `their_proposal_seen` is stamped with
+    /// `last_heard == 0`, so the other side's open proposal counts as seen at time 0 and can never
+    /// be answered (Expired) with a real clock.
+    #[test]
+    fn review_a_reloaded_tab_can_still_answer_the_open_proposal() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        p.now = 1_700_000_000_000;
+        play_some(&mut p, 1);
+        p.act(Seat::Guest, Command::Propose(Proposal::Draw))
+            .unwrap();
+        p.pump();
+        p.host = Session::restore(p.host.save()).unwrap();
+        let a = p.host.peer_connected(p.now);
+        p.route(Seat::Host, a);
+        let b = p.guest.peer_connected(p.now);
+        p.route(Seat::Guest, b);
+        p.pump();
+        p.now += 1_000;
+        assert_eq!(p.act(Seat::Host, Command::Reply { accept: true }), Ok(()));
+    }
+
+    /// chains.rs add(): every conflicting signed entry is pushed to `forks`, even the same one
+    /// again. A relay replaying one fork message grows memory without bound.
+    #[test]
+    fn review_replaying_a_fork_proof_does_not_grow_memory() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 2);
+        let mut copy = Session::restore(p.host.save()).unwrap();
+        let _ = copy.peer_connected(5);
+        let g = p.host.game().unwrap().clone();
+        let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
+        p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
+        p.pump();
+        let m = out
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Send(m) => Some(m),
+                _ => None,
+            })
+            .unwrap();
+        for _ in 0..1000 {
+            let _ = p.guest.receive(&m, 6);
+        }
+        assert!(p.guest.forked());
+        assert!(
+            p.guest.fork_proofs().len() <= 2,
+            "{} copies of one fork proof held",
+            p.guest.fork_proofs().len()
+        );
+    }
+
+    /// mod.rs receive()/answer_heads(): once the chains fork and an entry after the fork sits in
+    /// `pending`, every `Entries` makes us send heads, and the peer answers with the same entries:
+    /// an endless message loop between two honest peers, each turn adding a fork proof.
+    #[test]
+    fn review_a_fork_followed_by_more_entries_does_not_loop_forever() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 2);
+        assert_eq!(p.mover(), Seat::Host);
+        // A copy of the host's tab (restored from its storage) plays first, and the guest hears
+        // it first.
+        let mut copy = Session::restore(p.host.save()).unwrap();
+        let _ = copy.peer_connected(p.now);
+        let g = p.host.game().unwrap().clone();
+        for e in copy.act(Command::Play(legal_step(&g, 0)), p.now).unwrap() {
+            if let Effect::Send(m) = e {
+                let out = p.guest.receive(&m, p.now);
+                p.route(Seat::Guest, out);
+            }
+        }
+        // The real host plays another move, then proposes a draw and withdraws it.
+        p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
+        p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
+        p.act(Seat::Host, Command::Withdraw).unwrap();
+        let quiet = pump_bounded(&mut p, 2_000);
+        let proofs = p.guest.fork_proofs().len() + p.host.fork_proofs().len();
+        assert!(p.guest.forked());
+        assert!(
+            quiet,
+            "still exchanging after 2000 messages ({proofs} fork proofs held)"
+        );
+    }
+
+    /// room.rs reply(): `open[other] = None` and the decline counters are reset before the Undo
+    /// can fail, so a void (and reported) Reply still changes the room.
+    #[test]
+    fn review_a_void_reply_changes_nothing() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 1);
+        p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
+        p.pump();
+        p.act(Seat::Guest, Command::Propose(Proposal::Undo))
+            .unwrap();
+        p.pump();
+        let host_undo = p.host.room().open[0].expect("the host's undo is open").seq;
+        // The host accepts the guest's undo: that takes back the only turn and closes the
+        // host's own undo, which was about the position before it.
+        p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
+        p.pump();
+        assert!(p.host.room().open[0].is_none());
+        assert_eq!(
+            p.act(Seat::Guest, Command::Reply { accept: true }),
+            Err(CommandError::NoProposal)
+        );
+        // A hostile guest sends the accept anyway.
+        let before = p.host.room().clone();
+        let e = signed_for_host(
+            &p,
+            GUEST_SEED,
+            Seat::Guest,
+            Body::Reply {
+                proposal: host_undo,
+                accept: true,
+            },
+        );
+        let out = p.host.receive(&encode(&Message::Entries(vec![e])), p.now);
+        assert_eq!(voids(&out), 1, "void and reported");
+        assert_eq!(p.host.room(), &before, "a void entry changed the room");
+    }
+
+    /// Honest race, no divergence but a wrong outcome: the guest offers a rematch, then plays on
+    /// instead; the host accepts at the same time. The host's accept folds first (host first),
+    /// the new game starts with the guest as Blue, and the guest's move meant for game 0 becomes
+    /// the opening move of game 1.
+    #[test]
+    fn review_a_move_for_the_old_game_is_not_replayed_into_the_rematch() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 1);
+        assert_eq!(p.mover(), Seat::Guest);
+        p.act(
+            Seat::Guest,
+            Command::Propose(Proposal::NewGame { max_turns: None }),
+        )
+        .unwrap();
+        p.pump();
+        // Crossing messages: the host accepts while the guest plays its move.
+        p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
+        let g = p.guest.game().unwrap().clone();
+        p.act(Seat::Guest, Command::Play(legal_step(&g, 5)))
+            .unwrap();
+        p.pump();
+        p.assert_in_sync();
+        assert_eq!(p.host.room().game_number, 1);
+        assert_eq!(
+            p.host.game().unwrap().turns(),
+            0,
+            "the guest's game-0 move was played as the first move of game 1"
+        );
+    }
+
+    /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension.
+    #[test]
+    fn review_a_fork_still_suspends_after_a_reload() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 2);
+        let mut copy = Session::restore(p.host.save()).unwrap();
+        let _ = copy.peer_connected(5);
+        let g = p.host.game().unwrap().clone();
+        let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
+        p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
+        p.pump();
+        for e in out {
+            if let Effect::Send(m) = e {
+                let r = p.guest.receive(&m, 6);
+                p.route(Seat::Guest, r);
+            }
+        }
+        assert!(p.guest.suspended());
+        p.guest = Session::restore(p.guest.save()).unwrap();
+        assert!(p.guest.suspended(), "the reload forgot the fork");
+    }
+
+    /// mod.rs restore(): presence restarts at `Waiting`, so a player who reloads while the other
+    /// is away can never claim the game (`reserved_until` is None for ever).
+    #[test]
+    fn review_a_reload_while_the_other_is_away_keeps_the_reservation_clock() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 2);
+        let out = p.host.peer_disconnected(1_000);
+        p.route(Seat::Host, out);
+        p.host = Session::restore(p.host.save()).unwrap();
+        p.now = 10_000_000;
+        let _ = p.host.tick(p.now);
+        // The reservation counts from the reload (the tab cannot know how long it was away).
+        assert_eq!(p.host.reserved_until(), Some(p.now + 300_000));
+        p.now += 300_000;
+        assert_eq!(p.act(Seat::Host, Command::ClaimWin), Ok(()));
+    }
+
+    /// chains.rs add() / mod.rs receive(): no bound on a chain's length and a full refold (plus
+    /// re-reporting every void) per message: a hostile peer grows memory and makes each message
+    /// cost O(transcript).
+    #[test]
+    fn review_a_hostile_peer_cannot_grow_the_transcript_without_bound() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        let key = ed25519_dalek::SigningKey::from_bytes(&HOST_SEED);
+        let mut last_out = Vec::new();
+        let mut first_ms = None;
+        for batch in 0..400 {
+            let mut es = Vec::new();
+            for _ in 0..48 {
+                let c = &p.guest.chains;
+                let prev = es
+                    .last()
+                    .map_or(c.last_hash(Seat::Host), |e: &Entry| e.hash());
+                let seq = c.len(Seat::Host) + es.len() as u32;
+                let header = Header {
+                    room: p.host.invite().room,
+                    seat: Seat::Host,
+                    seq,
+                    time: 0,
+                    prev,
+                    seen: c.last_hash(Seat::Guest),
+                };
+                es.push(Entry::sign(
+                    &key,
+                    header,
+                    Body::Withdraw {
+                        proposal: 7,
+                        expired: false,
+                    },
+                ));
+            }
+            let t = std::time::Instant::now();
+            last_out = p.guest.receive(&encode(&Message::Entries(es)), 0);
+            if batch == 0 {
+                first_ms = Some(t.elapsed().as_secs_f64() * 1e3);
+            } else if batch == 399 {
+                eprintln!(
+                    "first batch {:.2} ms, last batch {:.2} ms, {} Void events in its output",
+                    first_ms.unwrap(),
+                    t.elapsed().as_secs_f64() * 1e3,
+                    voids(&last_out)
+                );
+            }
+        }
+        let held = p.guest.chains.len(Seat::Host);
+        assert!(held <= 10_000, "{held} void host entries held");
+        assert!(voids(&last_out) <= 48);
+    }
+
+    /// chains.rs merged() informed flag: a hostile guest that keeps `seen` at zero (allowed:
+    /// it never goes backwards) makes every entry "uninformed", so even entries that can never be
+    /// a race (a step of the other game, guest settings) are void silently, and `engine verify`
+    /// accepts the transcript.
+    #[test]
+    fn review_a_hostile_guest_cannot_hide_faults_by_never_acknowledging() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        play_some(&mut p, 1);
+        let mut bad = Vec::new();
+        for body in [
+            Body::Play {
+                game: 0,
+                step: Step::Place(3),
+            },
+            Body::Settings { max_turns: 7 },
+        ] {
+            let mut e = signed_for_host(&p, GUEST_SEED, Seat::Guest, body.clone());
+            let header = Header {
+                seen: Digest32::ZERO,
+                ..e.header.clone()
+            };
+            e = Entry::sign(
+                &ed25519_dalek::SigningKey::from_bytes(&GUEST_SEED),
+                header,
+                body,
+            );
+            let out = p
+                .host
+                .receive(&encode(&Message::Entries(vec![e.clone()])), p.now);
+            assert!(!out
+                .iter()
+                .any(|x| matches!(x, Effect::Event(Event::Refused { .. }))));
+            bad.push(voids(&out));
+        }
+        assert_eq!(
+            p.host.chains.len(Seat::Guest),
+            3,
+            "both accepted into the transcript"
+        );
+        let verified = transcript::verify(&p.host.export()).is_ok();
+        assert_eq!(
+            bad,
+            vec![1, 1],
+            "faults not reported; engine verify ok = {verified}"
+        );
     }
 }

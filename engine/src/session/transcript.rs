@@ -131,7 +131,7 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
         if let Err(why) = room.apply(e) {
             // A void entry whose sender knew everything before it is a fault; one that crossed
             // an entry of the other seat on the way is a race both peers resolved the same way.
-            if informed {
+            if informed || !why.can_be_a_race() {
                 let index = entries.iter().position(|x| x == e).unwrap_or(0);
                 return Err(VerifyError {
                     entry: index,

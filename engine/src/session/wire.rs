@@ -186,8 +186,14 @@ pub enum Body {
         /// The turn limit, 1–500.
         max_turns: u16,
     },
-    /// A game step by the player to move.
-    Play(Step),
+    /// A game step by the player to move, in game number `game` of the room (0 for the first):
+    /// a step meant for a game that has since been replaced is void, not played in the next.
+    Play {
+        /// The room's game number the sender was playing.
+        game: u32,
+        /// The step.
+        step: Step,
+    },
     /// Opens a proposal (one open proposal per seat at a time).
     Propose(Proposal),
     /// Answers the other seat's open proposal, which must be the entry with this sequence
