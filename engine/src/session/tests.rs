@@ -106,6 +106,11 @@ impl Pair {
     }
 }
 
+/// A `Play` entry body in the first game.
+pub(super) fn play(step: Step) -> Body {
+    Body::Play { game: 0, step }
+}
+
 /// A legal step of the current game, chosen by `pick`.
 pub(super) fn legal_step(g: &AnyGame, pick: usize) -> Step {
     match g {
@@ -221,28 +226,12 @@ fn send_to_guest(p: &mut Pair, entries: Vec<Entry>) {
 fn a_forged_entry_is_refused_and_changes_nothing() {
     let mut p = Pair::new(GameKind::Meta, 0);
     let before = p.guest.room().clone();
-    let e = forged(
-        &p,
-        [66; 32],
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Cell(40),
-        },
-    );
+    let e = forged(&p, [66; 32], Seat::Host, play(Step::Cell(40)));
     send_to_guest(&mut p, vec![e]);
     assert!(refused(&p, Refusal::BadSignature));
     assert_eq!(p.guest.room(), &before);
     // Another room's entry, correctly signed, is refused too.
-    let mut e = forged(
-        &p,
-        HOST_SEED,
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Cell(40),
-        },
-    );
+    let mut e = forged(&p, HOST_SEED, Seat::Host, play(Step::Cell(40)));
     e.header.room = RoomId([0; 16]);
     let e = Entry::sign(
         &ed25519_dalek::SigningKey::from_bytes(&HOST_SEED),
@@ -257,15 +246,7 @@ fn a_forged_entry_is_refused_and_changes_nothing() {
 #[test]
 fn replayed_and_reordered_entries_are_harmless() {
     let mut p = Pair::new(GameKind::Meta, 0);
-    let e1 = forged(
-        &p,
-        HOST_SEED,
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Cell(40),
-        },
-    );
+    let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Cell(40)));
     let header = Header {
         seq: e1.seq() + 1,
         prev: e1.hash(),
@@ -294,25 +275,9 @@ fn replayed_and_reordered_entries_are_harmless() {
 fn an_illegal_but_signed_move_is_void_and_reported() {
     let mut p = Pair::new(GameKind::Morris, 100);
     // The host "places" twice in a row, the second out of turn.
-    let e1 = forged(
-        &p,
-        HOST_SEED,
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Place(0),
-        },
-    );
+    let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(0)));
     send_to_guest(&mut p, vec![e1]);
-    let e2 = forged(
-        &p,
-        HOST_SEED,
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Place(1),
-        },
-    );
+    let e2 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(1)));
     send_to_guest(&mut p, vec![e2]);
     assert_eq!(p.guest.game().unwrap().turns(), 1);
     assert!(p.events.iter().any(|(_, e)| matches!(
@@ -323,15 +288,7 @@ fn an_illegal_but_signed_move_is_void_and_reported() {
             ..
         }
     )));
-    let e3 = forged(
-        &p,
-        HOST_SEED,
-        Seat::Host,
-        Body::Play {
-            game: 0,
-            step: Step::Place(99),
-        },
-    );
+    let e3 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(99)));
     send_to_guest(&mut p, vec![e3]);
     assert_eq!(p.guest.game().unwrap().turns(), 1);
 }
@@ -774,25 +731,9 @@ mod review {
     #[test]
     fn review_a_void_entry_is_reported_once_not_on_every_later_message() {
         let mut p = Pair::new(GameKind::Morris, 100);
-        let e1 = forged(
-            &p,
-            HOST_SEED,
-            Seat::Host,
-            Body::Play {
-                game: 0,
-                step: Step::Place(0),
-            },
-        );
+        let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(0)));
         send_to_guest(&mut p, vec![e1]);
-        let e2 = forged(
-            &p,
-            HOST_SEED,
-            Seat::Host,
-            Body::Play {
-                game: 0,
-                step: Step::Place(1),
-            },
-        );
+        let e2 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(1)));
         let out = p.guest.receive(&encode(&Message::Entries(vec![e2])), 0);
         assert_eq!(voids(&out), 1, "the out-of-turn move is reported");
         // A perfectly valid later entry of the host.
@@ -1052,13 +993,7 @@ mod review {
         let mut p = Pair::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
         let mut bad = Vec::new();
-        for body in [
-            Body::Play {
-                game: 0,
-                step: Step::Place(3),
-            },
-            Body::Settings { max_turns: 7 },
-        ] {
+        for body in [play(Step::Place(3)), Body::Settings { max_turns: 7 }] {
             let mut e = signed_for_host(&p, GUEST_SEED, Seat::Guest, body.clone());
             let header = Header {
                 seen: Digest32::ZERO,
