@@ -687,6 +687,10 @@ impl Session {
     /// When [`Session::tick`] should run next.
     pub fn next_wakeup(&self) -> Option<u64> {
         let mut t: Vec<u64> = Vec::new();
+        if self.restored && self.presence == Presence::Waiting && self.room.hello == [true, true] {
+            // Start the reservation clock of a peer we have not seen since the reload.
+            t.push(0);
+        }
         if self.presence == Presence::Here {
             t.push(self.last_heads_sent.unwrap_or(0) + self.config.heartbeat_ms);
             t.push(self.last_heard + self.config.silence_ms);

@@ -925,6 +925,7 @@ mod review {
         p.route(Seat::Host, out);
         p.host = Session::restore(p.host.save()).unwrap();
         p.now = 10_000_000;
+        assert_eq!(p.host.next_wakeup(), Some(0), "a driver calls tick at once");
         let _ = p.host.tick(p.now);
         // The reservation counts from the reload (the tab cannot know how long it was away).
         assert_eq!(p.host.reserved_until(), Some(p.now + 300_000));
