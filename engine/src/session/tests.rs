@@ -201,19 +201,24 @@ fn only_the_player_to_move_may_move() {
     p.assert_in_sync();
 }
 
-/// An entry signed by `key` as if it came from `seat`, next in that seat's chain as the guest
+/// An entry signed by `key` as if it came from `seat`, next in that seat's chain as `holder`
 /// holds it.
-fn forged(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
-    let c = &p.guest.chains;
+fn signed_next(holder: &Session, now: u64, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+    let c = &holder.chains;
     let header = Header {
-        room: p.host.invite().room,
+        room: holder.invite().room,
         seat,
         seq: c.len(seat),
-        time: p.now,
+        time: now,
         prev: c.last_hash(seat),
         seen: c.last_hash(seat.other()),
     };
     Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
+}
+
+/// [`signed_next`] as the guest holds the chains.
+fn forged(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+    signed_next(&p.guest, p.now, key, seat, body)
 }
 
 fn send_to_guest(p: &mut Pair, entries: Vec<Entry>) {
@@ -690,18 +695,9 @@ fn invitations_round_trip_and_malformed_ones_are_refused() {
 mod review {
     use super::*;
 
-    /// An entry signed with `key` for `seat`, next in that seat's chain as the HOST holds it.
+    /// [`signed_next`] as the host holds the chains.
     fn signed_for_host(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
-        let c = &p.host.chains;
-        let header = Header {
-            room: p.host.invite().room,
-            seat,
-            seq: c.len(seat),
-            time: p.now,
-            prev: c.last_hash(seat),
-            seen: c.last_hash(seat.other()),
-        };
-        Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
+        signed_next(&p.host, p.now, key, seat, body)
     }
 
     fn voids(out: &[Effect]) -> usize {
