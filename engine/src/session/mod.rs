@@ -762,25 +762,30 @@ impl Session {
                 for e in entries {
                     added |= self.offer(e, &mut out);
                 }
+                let mut grew = added;
                 // Entries kept aside may now follow.
                 while added {
                     added = false;
                     for e in std::mem::take(&mut self.pending) {
                         added |= self.offer(e, &mut out);
                     }
+                    grew |= added;
                 }
                 if self.pending.len() > waiting && !self.forked {
                     // A new gap: ask for what is missing (once per gap, not on every message).
                     out.push(self.send_heads(now));
                 }
-                let before = self.room.clone();
-                let events = self.refold();
-                self.stamp_proposal(now);
-                out.extend(events.into_iter().map(Effect::Event));
-                if self.room != before {
+                // Duplicates and refusals leave the transcript as it was: nothing to fold.
+                if grew {
+                    let before = self.room.clone();
+                    let events = self.refold();
+                    out.extend(events.into_iter().map(Effect::Event));
                     out.push(Effect::Save);
-                    out.push(Effect::Event(Event::Changed));
+                    if self.room != before {
+                        out.push(Effect::Event(Event::Changed));
+                    }
                 }
+                self.stamp_proposal(now);
             }
         }
         out
