@@ -125,6 +125,8 @@ pub struct Room {
     pub game: Option<AnyGame>,
     /// The state at the start of each turn of the current game (undo stack).
     turn_starts: Vec<AnyGame>,
+    /// The completed turns of the current game in algebraic notation.
+    turns: Vec<String>,
     /// Accepted new games so far: 0 for the first game.
     pub game_number: u32,
     /// Resignation, agreed draw, claim or departure ending the current game.
@@ -148,6 +150,7 @@ impl Room {
             rules: None,
             game: None,
             turn_starts: Vec::new(),
+            turns: Vec::new(),
             game_number: 0,
             ending: None,
             open: [None, None],
@@ -180,6 +183,12 @@ impl Room {
     /// True while the current game is being played (not over by its rules nor ended otherwise).
     pub fn in_progress(&self) -> bool {
         self.ending.is_none() && self.game.as_ref().is_some_and(|g| g.outcome().is_none())
+    }
+
+    /// The current game's record: its completed turns in algebraic notation, separated by
+    /// spaces (what `engine replay` reads).
+    pub fn record(&self) -> String {
+        self.turns.join(" ")
     }
 
     /// True when there is a turn to take back.
@@ -283,17 +292,28 @@ impl Room {
         if game.to_move() != self.player_of(seat) {
             return Err(Void::NotYourTurn);
         }
-        let (next, starts_turn) = match game {
+        let (next, starts_turn, completed) = match game {
             AnyGame::Morris(g) => {
                 let a = step.to_morris().ok_or(Void::WrongGame)?;
                 let next = g.play(a).map_err(Void::Illegal)?;
-                (AnyGame::Morris(next), g.phase() != Phase::Capture)
+                let completed = (next.phase() != Phase::Capture)
+                    .then(|| next.last_turn().map(|t| t.to_string()))
+                    .flatten();
+                (
+                    AnyGame::Morris(next),
+                    g.phase() != Phase::Capture,
+                    completed,
+                )
             }
             AnyGame::Meta(g) => {
                 let c = step.to_cell().ok_or(Void::WrongGame)?;
-                (AnyGame::Meta(g.play(c).map_err(Void::Illegal)?), true)
+                let next = g.play(c).map_err(Void::Illegal)?;
+                (AnyGame::Meta(next), true, Some(c.name()))
             }
         };
+        if let Some(token) = completed {
+            self.turns.push(token);
+        }
         let before = std::mem::replace(self.game.as_mut().expect("checked"), next);
         if starts_turn {
             self.turn_starts.push(before);
@@ -356,6 +376,9 @@ impl Room {
         match open.proposal {
             Proposal::Undo => {
                 let previous = self.turn_starts.pop().ok_or(Void::NothingToUndo)?;
+                // Back to the record of that turn's start (a pending capture's turn was
+                // never recorded).
+                self.turns.truncate(previous.turns() as usize);
                 self.game = Some(previous);
                 // The other seat's undo was about the position before this one.
                 if self.open[seat.index()].is_some_and(|o| o.proposal == Proposal::Undo) {
@@ -371,6 +394,7 @@ impl Room {
                 self.rules = Some(rules);
                 self.game = Some(new_game(rules));
                 self.turn_starts.clear();
+                self.turns.clear();
                 self.game_number += 1;
                 self.ending = None;
                 self.open = [None, None];
