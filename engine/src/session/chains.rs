@@ -14,9 +14,11 @@ pub enum Refusal {
     BadSignature,
     /// A first entry that is not a `Hello`, or a `Hello` that is not first.
     NotHello,
-    /// The host's `Hello` names another key than the invitation's.
+    /// The host's `Hello` names another key than the invitation's (or, with neither the host's
+    /// key nor the room secret known, cannot be checked at all).
     WrongHostKey,
-    /// The guest did not prove it knows the room secret.
+    /// A `Hello` without a valid proof of the room secret: the guest's, or the host's when its
+    /// key is not known yet (a guest that joined by short code).
     BadProof,
     /// A guest entry before the guest's key is known.
     UnknownGuest,
@@ -47,7 +49,7 @@ impl fmt::Display for Refusal {
             Refusal::BadSignature => "bad signature",
             Refusal::NotHello => "hello out of place",
             Refusal::WrongHostKey => "the host's key is not the invitation's",
-            Refusal::BadProof => "the guest does not know the room secret",
+            Refusal::BadProof => "the sender does not know the room secret",
             Refusal::UnknownGuest => "guest entry before the guest's hello",
             Refusal::Intruder => "another key tried to take a seat",
             Refusal::BrokenChain => "broken hash chain",
@@ -82,8 +84,8 @@ struct Held {
 pub struct Chains {
     room: RoomId,
     keys: [Option<VerifyingKey>; 2],
-    /// The room secret, known to the two seats (checks the guest's proof) but not to a third
-    /// party verifying an exported transcript.
+    /// The room secret, known to the two seats (checks the guest's proof, and the host's while
+    /// its key is unknown) but not to a third party verifying an exported transcript.
     secret: Option<[u8; 16]>,
     held: [Vec<Held>; 2],
     /// Proofs of forks: the entry held and the conflicting one.
@@ -91,11 +93,17 @@ pub struct Chains {
 }
 
 impl Chains {
-    /// Empty chains for a room whose host key is known.
-    pub fn new(room: RoomId, host_key: VerifyingKey, secret: Option<[u8; 16]>) -> Chains {
+    /// Empty chains for a room.
+    ///
+    /// With the host's key (an invitation link, or a transcript's header) the host's `Hello`
+    /// must name that key. Without it (a guest that joined by short code) the first host
+    /// `Hello` that proves the room secret binds its key, as the guest's `Hello` does for the
+    /// guest seat; without key or secret no host `Hello` is accepted
+    /// ([`Refusal::WrongHostKey`]).
+    pub fn new(room: RoomId, host_key: Option<VerifyingKey>, secret: Option<[u8; 16]>) -> Chains {
         Chains {
             room,
-            keys: [Some(host_key), None],
+            keys: [host_key, None],
             secret,
             held: [Vec::new(), Vec::new()],
             forks: Vec::new(),
@@ -132,6 +140,11 @@ impl Chains {
     /// The guest's key, once bound.
     pub fn guest_key(&self) -> Option<VerifyingKey> {
         self.keys[1]
+    }
+
+    /// The host's key: given at creation, or bound by the host's `Hello`.
+    pub fn host_key(&self) -> Option<VerifyingKey> {
+        self.keys[0]
     }
 
     /// Checks an entry and adds it to its seat's chain.
@@ -179,6 +192,15 @@ impl Chains {
                     return Err(Refusal::WrongHostKey);
                 }
                 host
+            }
+            (Body::Hello { key, proof, .. }, Seat::Host, None) => {
+                // Joined by code: trust on first use, for a host that knows the secret.
+                let secret = self.secret.as_ref().ok_or(Refusal::WrongHostKey)?;
+                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
+                if join_proof(self.room, secret, key) != *proof {
+                    return Err(Refusal::BadProof);
+                }
+                claimed
             }
             (Body::Hello { key, proof, .. }, Seat::Guest, bound) => {
                 let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;

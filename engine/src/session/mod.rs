@@ -370,7 +370,7 @@ impl Session {
             seat,
             key: SigningKey::from_bytes(&seed),
             seed,
-            chains: Chains::new(invite.room, host_key, Some(invite.secret)),
+            chains: Chains::new(invite.room, Some(host_key), Some(invite.secret)),
             invite,
             config,
             pending: Vec::new(),
@@ -387,10 +387,9 @@ impl Session {
 
     fn write_hello(&mut self, now: u64) {
         let key = self.key.verifying_key().to_bytes();
-        let proof = match self.seat {
-            Seat::Host => [0; 32],
-            Seat::Guest => wire::join_proof(self.invite.room, &self.invite.secret, &key),
-        };
+        // Both seats prove the secret: a guest that joined by code learns the host's key from
+        // this hello and can check nothing else.
+        let proof = wire::join_proof(self.invite.room, &self.invite.secret, &key);
         let body = Body::Hello {
             protocol: PROTOCOL_VERSION,
             rules: self.invite.rules,

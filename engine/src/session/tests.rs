@@ -526,6 +526,83 @@ fn a_stranger_cannot_take_the_guest_seat() {
     p.assert_in_sync();
 }
 
+/// A host `Hello` signed by `seed`, first in its chain, with this proof.
+fn host_hello(room: RoomId, seed: [u8; 32], proof: [u8; 32], time: u64) -> Entry {
+    let key = ed25519_dalek::SigningKey::from_bytes(&seed);
+    let header = Header {
+        room,
+        seat: Seat::Host,
+        seq: 0,
+        time,
+        prev: Digest32::ZERO,
+        seen: Digest32::ZERO,
+    };
+    let body = Body::Hello {
+        protocol: wire::PROTOCOL_VERSION,
+        rules: Rules::new(GameKind::Meta, 0),
+        key: key.verifying_key().to_bytes(),
+        proof,
+    };
+    Entry::sign(&key, header, body)
+}
+
+#[test]
+fn the_hosts_hello_proves_the_secret_and_binds_an_unknown_host_key() {
+    let (room, secret) = (RoomId([9; 16]), [5; 16]);
+    let proof_with = |secret: [u8; 16], seed: [u8; 32]| {
+        let key = ed25519_dalek::SigningKey::from_bytes(&seed).verifying_key();
+        wire::join_proof(room, &secret, &key.to_bytes())
+    };
+    let proof = |seed| proof_with(secret, seed);
+    // A real host writes the proof.
+    let invite = Invite::new(GameKind::Meta, 0, room.0, HOST_SEED, secret);
+    let host = Session::host(invite, HOST_SEED, Config::default(), 0).unwrap();
+    assert!(matches!(host.entries()[0].body,
+        Body::Hello { proof: p, .. } if p == proof(HOST_SEED)));
+
+    // Key unknown, secret known: a wrong proof is refused, the right one binds the key.
+    let mut c = Chains::new(room, None, Some(secret));
+    assert_eq!(
+        c.add(host_hello(room, [70; 32], proof_with([6; 16], [70; 32]), 0)),
+        Err(Refusal::BadProof)
+    );
+    assert_eq!(
+        c.add(host_hello(room, [70; 32], [0; 32], 0)),
+        Err(Refusal::BadProof)
+    );
+    assert_eq!(c.host_key(), None);
+    assert_eq!(c.add(host.entries()[0].clone()), Ok(Added::New));
+    assert_eq!(
+        c.host_key().map(|k| k.to_bytes()),
+        Some(host.invite().host_key)
+    );
+    // Bound: another key with a valid proof is an intruder; the same key signing a second
+    // hello is a fork.
+    assert_eq!(
+        c.add(host_hello(room, [70; 32], proof([70; 32]), 0)),
+        Err(Refusal::Intruder)
+    );
+    assert_eq!(
+        c.add(host_hello(room, HOST_SEED, proof(HOST_SEED), 1)),
+        Err(Refusal::Fork)
+    );
+    assert_eq!(c.forks.len(), 1);
+
+    // Neither key nor secret: nothing can be checked, nothing is accepted.
+    let mut blind = Chains::new(room, None, None);
+    assert_eq!(
+        blind.add(host.entries()[0].clone()),
+        Err(Refusal::WrongHostKey)
+    );
+    // With the key known the key decides: a hello with zeros for proof is still the host's.
+    let key = ed25519_dalek::SigningKey::from_bytes(&HOST_SEED).verifying_key();
+    let mut known = Chains::new(room, Some(key), Some(secret));
+    assert_eq!(
+        known.add(host_hello(room, HOST_SEED, [0; 32], 0)),
+        Ok(Added::New)
+    );
+}
+
 #[test]
 fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
     let mut p = Pair::new(GameKind::Meta, 0);

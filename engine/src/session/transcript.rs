@@ -114,7 +114,7 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
         .and_then(|v| crate::GameKind::from_name(&v))
         .ok_or_else(|| header("bad game line"))?;
     let host_key = VerifyingKey::from_bytes(&host).map_err(|_| header("bad host key"))?;
-    let mut chains = Chains::new(RoomId(room), host_key, None);
+    let mut chains = Chains::new(RoomId(room), Some(host_key), None);
     let mut entries = Vec::new();
     for (i, line) in lines[HEADER_LINES..].iter().enumerate() {
         let bad = |message: String| VerifyError { entry: i, message };

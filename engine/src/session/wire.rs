@@ -169,8 +169,10 @@ pub enum Proposal {
 /// The content of a transcript entry.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Body {
-    /// First entry of each seat: versions, the rules it expects, its key; the guest proves it
-    /// knows the room secret and so binds its key to the guest seat.
+    /// First entry of each seat: versions, the rules it expects, its key, and its proof that it
+    /// knows the room secret. The guest's proof binds its key to the guest seat; the host's
+    /// binds the host seat for a guest that joined by short code and does not know the host's
+    /// key yet (with the key known, the key alone decides).
     Hello {
         /// [`PROTOCOL_VERSION`].
         protocol: u16,
@@ -178,7 +180,8 @@ pub enum Body {
         rules: Rules,
         /// The sender's public key.
         key: [u8; 32],
-        /// Guest: `join_proof(room, secret, key)`; host: zeros.
+        /// `join_proof(room, secret, key)`. The host's is checked only where its key is not
+        /// known (a guest that joined by short code); where it is, the key alone decides.
         proof: [u8; 32],
     },
     /// Host only, before the first move of the first game: new Morris limit.
@@ -319,7 +322,7 @@ fn signed_bytes(header: &Header, body: &Body) -> Vec<u8> {
     out
 }
 
-/// The guest's proof that it knows the room secret, bound to its key.
+/// A seat's proof that it knows the room secret, bound to its key (carried by each `Hello`).
 pub fn join_proof(room: RoomId, secret: &[u8; 16], key: &[u8; 32]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(JOIN_DOMAIN);
