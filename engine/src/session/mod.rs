@@ -33,6 +33,7 @@
 //! ```
 
 pub mod chains;
+mod code;
 pub mod room;
 pub mod transcript;
 pub mod wire;
@@ -153,6 +154,29 @@ impl Invite {
     pub fn room_name(&self) -> String {
         wire::hex(&self.room.0)
     }
+
+    /// A new short code, canonical (12 characters of Crockford base32, no dashes), from the
+    /// first 60 of these 64 random bits; `random` comes from the OS's random source, outside
+    /// the engine. Show it with [`Invite::format_code`].
+    pub fn new_code(random: [u8; 8]) -> String {
+        code::new_code(random)
+    }
+
+    /// The canonical form of a typed code: lowercase reads as uppercase, spaces and dashes
+    /// anywhere are skipped, O reads as 0 and I and L as 1 (Crockford); any other character,
+    /// or another length than 12, is [`InviteError::BadCode`].
+    pub fn normalize_code(text: &str) -> Result<String, InviteError> {
+        code::normalize(text).ok_or(InviteError::BadCode)
+    }
+
+    /// A code for display, in groups of four: `K7M2-Q9XD-4HPA` (normalised first; text that is
+    /// not a code is returned as it is).
+    pub fn format_code(code: &str) -> String {
+        match code::normalize(code) {
+            Some(c) => code::format(&c),
+            None => code.to_string(),
+        }
+    }
 }
 
 /// A malformed invitation, or one that is not ours to host.
@@ -162,6 +186,8 @@ pub enum InviteError {
     Malformed,
     /// The host key is not the one of the given seed.
     NotOurs,
+    /// A short code that is not 12 characters of Crockford base32.
+    BadCode,
 }
 
 impl fmt::Display for InviteError {
@@ -169,6 +195,9 @@ impl fmt::Display for InviteError {
         f.write_str(match self {
             InviteError::Malformed => "malformed invitation",
             InviteError::NotOurs => "the invitation's key is not ours",
+            InviteError::BadCode => {
+                "invalid code: expected 12 letters and digits (no U), like K7M2-Q9XD-4HPA"
+            }
         })
     }
 }

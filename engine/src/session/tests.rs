@@ -767,6 +767,70 @@ fn invitations_round_trip_and_malformed_ones_are_refused() {
     }
 }
 
+#[test]
+fn new_codes_are_sixty_random_bits_in_crockford_base32() {
+    assert_eq!(Invite::new_code([0; 8]), "000000000000");
+    assert_eq!(Invite::new_code([0xff; 8]), "ZZZZZZZZZZZZ");
+    // Big-endian, 5 bits a character: 0x0123456789abcde = 00000 10010 00110 10001 …
+    let bytes = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef];
+    assert_eq!(Invite::new_code(bytes), "04HMASW9NF6Y");
+    assert_eq!(
+        Invite::new_code([0xa5, 0x5a, 0xff, 0x00, 0x12, 0xc3, 0xe9, 0x1f]),
+        "MNDFY00JRFMH"
+    );
+    // The last 4 bits are not used; every other bit changes the code.
+    let mut low = bytes;
+    low[7] ^= 0x0f;
+    assert_eq!(Invite::new_code(low), Invite::new_code(bytes));
+    for bit in 4..64 {
+        let mut b = u64::from_be_bytes(bytes);
+        b ^= 1 << bit;
+        assert_ne!(
+            Invite::new_code(b.to_be_bytes()),
+            "04HMASW9NF6Y",
+            "bit {bit}"
+        );
+    }
+    let code = Invite::new_code(bytes);
+    assert_eq!(Invite::normalize_code(&code), Ok(code.clone()));
+    assert_eq!(Invite::format_code(&code), "04HM-ASW9-NF6Y");
+}
+
+#[test]
+fn typed_codes_are_normalised_and_anything_else_is_refused() {
+    let ok = |text: &str| Invite::normalize_code(text);
+    let canonical = Ok("K7M2Q9XD4HPA".to_string());
+    for text in [
+        "K7M2Q9XD4HPA",
+        "K7M2-Q9XD-4HPA",
+        "k7m2-q9xd-4hpa",
+        " k7m2 q9xd\t4hpa\n",
+        "-K-7M2Q9X-D4HPA-",
+        "K7M2\u{2013}Q9XD\u{2011}4HPA",
+    ] {
+        assert_eq!(ok(text), canonical, "{text:?}");
+    }
+    // Crockford's reading of the letters that look like digits.
+    assert_eq!(ok("oOiI-lL01-abcd"), Ok("00111101ABCD".to_string()));
+    assert_eq!(Invite::format_code("k7m2 q9xd 4hpa"), "K7M2-Q9XD-4HPA");
+    assert_eq!(Invite::format_code("hello"), "hello");
+    for bad in [
+        "",
+        "K7M2-Q9XD-4HP",
+        "K7M2-Q9XD-4HPAX",
+        "K7M2-Q9XD-4HPA-0",
+        "K7M2-Q9XD-4HPU",
+        "K7M2-Q9XD-4HP!",
+        "K7M2-Q9XD-4HP\u{e9}",
+        "K7M2_Q9XD_4HPA",
+        "K7M2.Q9XD.4HPA",
+        "\u{ff2b}7M2-Q9XD-4HPA",
+    ] {
+        assert_eq!(ok(bad), Err(InviteError::BadCode), "{bad:?}");
+    }
+    assert!(InviteError::BadCode.to_string().contains("12"));
+}
+
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
 /// confirmed flaw. Names start with `review_`.
 mod review {

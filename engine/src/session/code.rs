@@ -1,0 +1,51 @@
+//! Short invitation codes a friend can type: 12 characters of Crockford base32 (60 bits),
+//! shown as `K7M2-Q9XD-4HPA`. The room id and the room secret are both derived from the code,
+//! so the code alone is the invitation (the host's key is learned from its `Hello`).
+
+/// Crockford's base32 alphabet: digits and capitals without I, L, O and U.
+const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/// Characters in a code (5 bits each: 60 bits).
+pub(super) const LEN: usize = 12;
+
+/// The canonical code made of the first 60 of these 64 random bits.
+pub(super) fn new_code(random: [u8; 8]) -> String {
+    let bits = u64::from_be_bytes(random) >> 4;
+    (0..LEN)
+        .map(|i| ALPHABET[((bits >> (5 * (LEN - 1 - i))) & 31) as usize] as char)
+        .collect()
+}
+
+/// The canonical code (12 uppercase characters, no separators) of typed text: lowercase is
+/// read as uppercase, spaces and dashes anywhere are skipped, O reads as 0 and I and L as 1.
+/// `None` for any other character or another length.
+pub(super) fn normalize(text: &str) -> Option<String> {
+    let mut code = String::with_capacity(LEN);
+    for c in text.chars() {
+        // Typographic dashes too: phones turn "-" into them.
+        if c.is_whitespace() || matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}') {
+            continue;
+        }
+        let c = match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        };
+        if code.len() == LEN || !c.is_ascii() || !ALPHABET.contains(&(c as u8)) {
+            return None;
+        }
+        code.push(c);
+    }
+    (code.len() == LEN).then_some(code)
+}
+
+/// A canonical code in groups of four: `XXXX-XXXX-XXXX`.
+pub(super) fn format(code: &str) -> String {
+    let mut out = String::with_capacity(LEN + 2);
+    for (i, c) in code.chars().enumerate() {
+        if i > 0 && i % 4 == 0 {
+            out.push('-');
+        }
+        out.push(c);
+    }
+    out
+}
