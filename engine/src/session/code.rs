@@ -2,10 +2,16 @@
 //! shown as `K7M2-Q9XD-4HPA`. The room id and the room secret are both derived from the code,
 //! so the code alone is the invitation (the host's key is learned from its `Hello`).
 
+use super::wire::RoomId;
+use sha2::{Digest, Sha256};
+
 /// Crockford's base32 alphabet: digits and capitals without I, L, O and U.
 const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// Characters in a code (5 bits each: 60 bits).
 pub(super) const LEN: usize = 12;
+
+const ROOM_DOMAIN: &[u8] = b"moulin code room v1\0";
+const SECRET_DOMAIN: &[u8] = b"moulin code secret v1\0";
 
 /// The canonical code made of the first 60 of these 64 random bits.
 pub(super) fn new_code(random: [u8; 8]) -> String {
@@ -48,4 +54,26 @@ pub(super) fn format(code: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// The first 16 bytes of SHA-256(domain ‖ code).
+fn derive(domain: &[u8], code: &str) -> [u8; 16] {
+    let mut h = Sha256::new();
+    h.update(domain);
+    h.update(code.as_bytes());
+    let digest: [u8; 32] = h.finalize().into();
+    let mut out = [0; 16];
+    out.copy_from_slice(&digest[..16]);
+    out
+}
+
+/// The room of a canonical code: the first 16 bytes of SHA-256("moulin code room v1\0" ‖ code).
+pub(super) fn room(code: &str) -> RoomId {
+    RoomId(derive(ROOM_DOMAIN, code))
+}
+
+/// The room secret of a canonical code: the first 16 bytes of
+/// SHA-256("moulin code secret v1\0" ‖ code).
+pub(super) fn secret(code: &str) -> [u8; 16] {
+    derive(SECRET_DOMAIN, code)
 }

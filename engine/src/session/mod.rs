@@ -73,18 +73,37 @@ impl Default for Config {
     }
 }
 
-/// What the host's invitation carries (in the URL fragment, never sent to the relay).
+/// What an invitation carries (in the URL fragment, never sent to the relay).
+///
+/// Two forms: the **link** (`g=…&t=…&r=…&k=…&s=…`, [`Invite::new`]) names the host's key, so
+/// the guest accepts no other host; the **short code** ([`Invite::with_code`] for the host,
+/// [`Invite::from_code`] for the guest) derives the room and the secret from 12 characters a
+/// friend can type, and the guest learns the host's key from the host's `Hello`, which must
+/// prove the room secret (trust on first use: see docs/protocol.md for what that costs). A host
+/// invited by code also has the full link ([`Invite::to_fragment`]), for the same room.
+///
+/// Equality compares every field, the code too: a link read back with
+/// [`Invite::from_fragment`] has no code, even if its host made the room from one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invite {
-    /// The game and its first options.
+    /// The game and its first options (a guest by code says 100 turns: the host's `Hello`
+    /// sets the room's rules).
     pub rules: Rules,
     /// The room.
     pub room: RoomId,
-    /// The host's public key.
-    pub host_key: [u8; 32],
-    /// The room secret: the guest proves it knows it.
+    /// The host's public key; `None` for a guest that joined by code until the host's `Hello`
+    /// is accepted, when its [`Session`] fills it in (see [`Session::invite`]).
+    pub host_key: Option<[u8; 32]>,
+    /// The room secret: each seat's `Hello` proves it knows it.
     pub secret: [u8; 16],
+    /// The canonical short code the room and the secret come from, when there is one: kept so
+    /// that the host can show it (after a reload too) and a guest's invitation can be written
+    /// back as a fragment.
+    pub code: Option<String>,
 }
+
+/// The turn limit a guest by code names in its `Hello`: ignored, the host's rules count.
+const GUEST_MAX_TURNS: u16 = 100;
 
 impl Invite {
     /// An invitation for a room; `seed` is the host's 32-byte key seed (from the OS's random
@@ -99,32 +118,73 @@ impl Invite {
         Invite {
             rules: Rules::new(kind, max_turns),
             room: RoomId(room),
-            host_key: SigningKey::from_bytes(&host_seed)
-                .verifying_key()
-                .to_bytes(),
+            host_key: Some(public_key(host_seed)),
             secret,
+            code: None,
         }
     }
 
-    /// The invitation as URL-fragment text: `g=<morris|meta>&t=<limit>&r=<room>&k=<key>&s=<secret>`.
-    pub fn to_fragment(&self) -> String {
-        format!(
-            "g={}&t={}&r={}&k={}&s={}",
-            self.rules.kind().as_str(),
-            self.rules.max_turns,
-            wire::hex(&self.room.0),
-            wire::hex(&self.host_key),
-            wire::hex(&self.secret)
-        )
+    /// The host's invitation for a short code (from [`Invite::new_code`], in any form
+    /// [`Invite::normalize_code`] reads): the room and the secret are derived from the code,
+    /// the key from `host_seed`. Its [`Invite::to_fragment`] is the full link, for the same
+    /// room as the code.
+    pub fn with_code(
+        kind: GameKind,
+        max_turns: u16,
+        code: &str,
+        host_seed: [u8; 32],
+    ) -> Result<Invite, InviteError> {
+        let code = Invite::normalize_code(code)?;
+        Ok(Invite {
+            rules: Rules::new(kind, max_turns),
+            room: code::room(&code),
+            host_key: Some(public_key(host_seed)),
+            secret: code::secret(&code),
+            code: Some(code),
+        })
     }
 
-    /// Reads an invitation fragment (with or without the leading `#`).
+    /// The guest's invitation from a typed code: the room and the secret derived from it, the
+    /// host's key unknown until its `Hello` arrives. The rules name the game only (the host's
+    /// `Hello` sets the room's; another game makes the room incompatible).
+    pub fn from_code(kind: GameKind, code: &str) -> Result<Invite, InviteError> {
+        let code = Invite::normalize_code(code)?;
+        Ok(Invite {
+            rules: Rules::new(kind, GUEST_MAX_TURNS),
+            room: code::room(&code),
+            host_key: None,
+            secret: code::secret(&code),
+            code: Some(code),
+        })
+    }
+
+    /// The invitation as URL-fragment text: the link
+    /// `g=<morris|meta>&t=<limit>&r=<room>&k=<key>&s=<secret>` when the host's key is known,
+    /// otherwise the code form `g=<morris|meta>&c=<code>` (an invitation built by hand with
+    /// neither key nor code writes an empty code, which [`Invite::from_fragment`] refuses).
+    pub fn to_fragment(&self) -> String {
+        let game = self.rules.kind().as_str();
+        match &self.host_key {
+            Some(key) => format!(
+                "g={game}&t={}&r={}&k={}&s={}",
+                self.rules.max_turns,
+                wire::hex(&self.room.0),
+                wire::hex(key),
+                wire::hex(&self.secret)
+            ),
+            None => format!("g={game}&c={}", self.code.as_deref().unwrap_or("")),
+        }
+    }
+
+    /// Reads an invitation fragment (with or without the leading `#`): the link, or the code
+    /// form `g=<morris|meta>&c=<code>` (as [`Invite::from_code`]; a bad code is
+    /// [`InviteError::BadCode`]). Anything else is [`InviteError::Malformed`].
     pub fn from_fragment(text: &str) -> Result<Invite, InviteError> {
         let text = text.strip_prefix('#').unwrap_or(text);
-        let mut parts = [None; 5];
+        let mut parts = [None; 6];
         for pair in text.split('&') {
             let (k, v) = pair.split_once('=').ok_or(InviteError::Malformed)?;
-            let slot = ["g", "t", "r", "k", "s"]
+            let slot = ["g", "t", "r", "k", "s", "c"]
                 .iter()
                 .position(|&n| n == k)
                 .ok_or(InviteError::Malformed)?;
@@ -132,10 +192,13 @@ impl Invite {
                 return Err(InviteError::Malformed);
             }
         }
-        let [Some(g), Some(t), Some(r), Some(k), Some(s)] = parts else {
-            return Err(InviteError::Malformed);
+        let game = |g: &str| GameKind::from_name(g).ok_or(InviteError::Malformed);
+        let (g, t, r, k, s) = match parts {
+            [Some(g), None, None, None, None, Some(c)] => return Invite::from_code(game(g)?, c),
+            [Some(g), Some(t), Some(r), Some(k), Some(s), None] => (g, t, r, k, s),
+            _ => return Err(InviteError::Malformed),
         };
-        let kind = GameKind::from_name(g).ok_or(InviteError::Malformed)?;
+        let kind = game(g)?;
         let max_turns: u16 = t.parse().map_err(|_| InviteError::Malformed)?;
         if kind == GameKind::Morris && crate::morris::check_max_turns(max_turns as u32).is_err() {
             return Err(InviteError::Malformed);
@@ -145,8 +208,17 @@ impl Invite {
         Ok(Invite {
             rules: Rules::new(kind, max_turns),
             room: RoomId(wire::unhex_array(r).ok_or(InviteError::Malformed)?),
-            host_key,
+            host_key: Some(host_key),
             secret: wire::unhex_array(s).ok_or(InviteError::Malformed)?,
+            code: None,
+        })
+    }
+
+    /// True when the code, if any, is the one the room and the secret come from.
+    fn code_matches(&self) -> bool {
+        self.code.as_deref().is_none_or(|c| {
+            code::normalize(c)
+                .is_some_and(|c| code::room(&c) == self.room && code::secret(&c) == self.secret)
         })
     }
 
@@ -203,6 +275,11 @@ impl fmt::Display for InviteError {
 }
 
 impl std::error::Error for InviteError {}
+
+/// The public key of a key seed.
+fn public_key(seed: [u8; 32]) -> [u8; 32] {
+    SigningKey::from_bytes(&seed).verifying_key().to_bytes()
+}
 
 /// What the local player can do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,7 +454,7 @@ impl Session {
         config: Config,
         now: u64,
     ) -> Result<Session, InviteError> {
-        if SigningKey::from_bytes(&seed).verifying_key().to_bytes() != invite.host_key {
+        if invite.host_key != Some(public_key(seed)) {
             return Err(InviteError::NotOurs);
         }
         let mut s = Session::empty(Seat::Host, invite, seed, config);
@@ -385,7 +462,9 @@ impl Session {
         Ok(s)
     }
 
-    /// The guest's side: writes its `Hello` (with its proof of the room secret) at once.
+    /// The guest's side: writes its `Hello` (with its proof of the room secret) at once. With
+    /// an invitation by code (no host key) the first host `Hello` that proves the room secret
+    /// binds the host's key, which then fills [`Invite::host_key`].
     pub fn guest(invite: Invite, seed: [u8; 32], config: Config, now: u64) -> Session {
         let mut s = Session::empty(Seat::Guest, invite, seed, config);
         s.write_hello(now);
@@ -393,13 +472,14 @@ impl Session {
     }
 
     fn empty(seat: Seat, invite: Invite, seed: [u8; 32], config: Config) -> Session {
-        let host_key =
-            VerifyingKey::from_bytes(&invite.host_key).expect("invitations hold valid keys");
+        let host_key = invite
+            .host_key
+            .map(|k| VerifyingKey::from_bytes(&k).expect("invitations hold valid keys"));
         Session {
             seat,
             key: SigningKey::from_bytes(&seed),
             seed,
-            chains: Chains::new(invite.room, Some(host_key), Some(invite.secret)),
+            chains: Chains::new(invite.room, host_key, Some(invite.secret)),
             invite,
             config,
             pending: Vec::new(),
@@ -432,15 +512,18 @@ impl Session {
 
     /// Restores a saved side (after a reload); the peers then resynchronise.
     pub fn restore(saved: Saved) -> Result<Session, transcript::VerifyError> {
-        let ours = SigningKey::from_bytes(&saved.seed)
-            .verifying_key()
-            .to_bytes();
-        if saved.seat == Seat::Host && ours != saved.invite.host_key
-            || VerifyingKey::from_bytes(&saved.invite.host_key).is_err()
-        {
+        let ours = public_key(saved.seed);
+        let keys_match = match saved.invite.host_key {
+            Some(key) => {
+                VerifyingKey::from_bytes(&key).is_ok() && (saved.seat == Seat::Guest || key == ours)
+            }
+            // Only a guest by code may not know the host's key yet.
+            None => saved.seat == Seat::Guest,
+        };
+        if !keys_match || !saved.invite.code_matches() {
             return Err(transcript::VerifyError {
                 entry: 0,
-                message: "the saved keys do not match the invitation".into(),
+                message: "the saved keys or code do not match the invitation".into(),
             });
         }
         let mut s = Session::empty(saved.seat, saved.invite, saved.seed, saved.config);
@@ -450,6 +533,7 @@ impl Session {
                 message: r.to_string(),
             })?;
         }
+        s.learn_host_key();
         if s.chains.len(s.seat) == 0 {
             s.write_hello(0);
         }
@@ -482,7 +566,8 @@ impl Session {
         self.seat
     }
 
-    /// The invitation of the room.
+    /// The invitation of the room. A guest that joined by code has the host's key here once
+    /// the host's `Hello` is accepted (before, [`Invite::host_key`] is `None`).
     pub fn invite(&self) -> &Invite {
         &self.invite
     }
@@ -561,7 +646,8 @@ impl Session {
             .collect()
     }
 
-    /// The transcript as the text `engine verify` reads.
+    /// The transcript as the text `engine verify` reads. Before a guest by code knows the
+    /// host's key its header says zeros for it, and `engine verify` refuses the file.
     pub fn export(&self) -> String {
         transcript::export(&self.invite, &self.entries())
     }
@@ -805,6 +891,7 @@ impl Session {
                 }
                 // Duplicates and refusals leave the transcript as it was: nothing to fold.
                 if grew {
+                    self.learn_host_key();
                     let before = self.room.clone();
                     let events = self.refold();
                     out.extend(events.into_iter().map(Effect::Event));
@@ -817,6 +904,14 @@ impl Session {
             }
         }
         out
+    }
+
+    /// A guest by code keeps the host's key once its `Hello` bound it: saves, restores and
+    /// exports need it.
+    fn learn_host_key(&mut self) {
+        if self.invite.host_key.is_none() {
+            self.invite.host_key = self.chains.host_key().map(|k| k.to_bytes());
+        }
     }
 
     /// Adds one entry; true if it was new.

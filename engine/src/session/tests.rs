@@ -24,8 +24,14 @@ pub(super) struct Pair {
 impl Pair {
     pub fn new(kind: GameKind, max_turns: u16) -> Pair {
         let invite = Invite::new(kind, max_turns, [9; 16], HOST_SEED, [5; 16]);
-        let host = Session::host(invite.clone(), HOST_SEED, Config::default(), 0).unwrap();
-        let guest = Session::guest(invite, GUEST_SEED, Config::default(), 0);
+        Pair::with_invites(invite.clone(), invite)
+    }
+
+    /// The host with its invitation (keyed by [`HOST_SEED`]), the guest with what it got: the
+    /// same, its link, or a code.
+    pub fn with_invites(host: Invite, guest: Invite) -> Pair {
+        let host = Session::host(host, HOST_SEED, Config::default(), 0).unwrap();
+        let guest = Session::guest(guest, GUEST_SEED, Config::default(), 0);
         let mut p = Pair {
             host,
             guest,
@@ -572,10 +578,7 @@ fn the_hosts_hello_proves_the_secret_and_binds_an_unknown_host_key() {
     );
     assert_eq!(c.host_key(), None);
     assert_eq!(c.add(host.entries()[0].clone()), Ok(Added::New));
-    assert_eq!(
-        c.host_key().map(|k| k.to_bytes()),
-        Some(host.invite().host_key)
-    );
+    assert_eq!(c.host_key().map(|k| k.to_bytes()), host.invite().host_key);
     // Bound: another key with a valid proof is an intruder; the same key signing a second
     // hello is a fork.
     assert_eq!(
@@ -829,6 +832,257 @@ fn typed_codes_are_normalised_and_anything_else_is_refused() {
         assert_eq!(ok(bad), Err(InviteError::BadCode), "{bad:?}");
     }
     assert!(InviteError::BadCode.to_string().contains("12"));
+}
+
+const CODE: &str = "K7M2Q9XD4HPA";
+
+fn refused_in(out: &[Effect], why: Refusal) -> bool {
+    out.iter()
+        .any(|e| matches!(e, Effect::Event(Event::Refused { why: w, .. }) if *w == why))
+}
+
+fn deliver(to: &mut Session, from: &Session, now: u64) -> Vec<Effect> {
+    to.receive(&encode(&Message::Entries(from.entries())), now)
+}
+
+#[test]
+fn a_code_and_its_hosts_link_name_one_room() {
+    let host = Invite::with_code(GameKind::Morris, 42, "k7m2-q9xd-4hpa", HOST_SEED).unwrap();
+    // SHA-256("moulin code room v1\0" ‖ code) and ("moulin code secret v1\0" ‖ code), cut to
+    // 16 bytes, computed independently.
+    assert_eq!(host.room_name(), "4d5b240106c3ba11830b3b53ef6e609a");
+    assert_eq!(wire::hex(&host.secret), "76efba659f0d4e2938318730955c3321");
+    assert_eq!(host.code.as_deref(), Some(CODE));
+    assert_eq!(host.host_key, Some(public_key(HOST_SEED)));
+    assert_eq!(host.rules, Rules::new(GameKind::Morris, 42));
+
+    let guest = Invite::from_code(GameKind::Morris, "K7M2 Q9XD 4HPA").unwrap();
+    assert_eq!((guest.room, guest.secret), (host.room, host.secret));
+    assert_eq!(guest.host_key, None);
+    assert_eq!(guest.code.as_deref(), Some(CODE));
+    assert_eq!(guest.rules, Rules::new(GameKind::Morris, 100));
+    assert_eq!(
+        Session::host(guest.clone(), HOST_SEED, Config::default(), 0).err(),
+        Some(InviteError::NotOurs)
+    );
+
+    // The host's full link: the same room, secret, key and rules (no code in it).
+    let link = Invite::from_fragment(&host.to_fragment()).unwrap();
+    assert_eq!(
+        link,
+        Invite {
+            code: None,
+            ..host.clone()
+        }
+    );
+    // The guest's invitation is written in the code form and read back.
+    assert_eq!(guest.to_fragment(), format!("g=morris&c={CODE}"));
+    assert_eq!(
+        Invite::from_fragment(&guest.to_fragment()),
+        Ok(guest.clone())
+    );
+    assert_eq!(
+        Invite::from_fragment("#g=morris&c=k7m2-q9xd-4hpa"),
+        Ok(guest.clone())
+    );
+    assert_eq!(
+        Invite::from_fragment("g=meta&c=K7M2Q9XD4HPA").map(|i| i.rules.kind()),
+        Ok(GameKind::Meta)
+    );
+    let other = Invite::with_code(GameKind::Morris, 42, "K7M2Q9XD4HPB", HOST_SEED).unwrap();
+    assert!(other.room != host.room && other.secret != host.secret);
+
+    for (bad, why) in [
+        ("g=morris&c=K7M2", InviteError::BadCode),
+        ("g=morris&c=K7M2Q9XD4HPU", InviteError::BadCode),
+        ("g=morris&c=", InviteError::BadCode),
+        ("c=K7M2Q9XD4HPA", InviteError::Malformed),
+        ("g=chess&c=K7M2Q9XD4HPA", InviteError::Malformed),
+        ("g=morris&t=42&c=K7M2Q9XD4HPA", InviteError::Malformed),
+        (
+            "g=morris&c=K7M2Q9XD4HPA&c=K7M2Q9XD4HPA",
+            InviteError::Malformed,
+        ),
+        (
+            &format!("{}&c={CODE}", host.to_fragment()),
+            InviteError::Malformed,
+        ),
+    ] {
+        assert_eq!(Invite::from_fragment(bad), Err(why), "{bad}");
+    }
+    assert_eq!(
+        Invite::with_code(GameKind::Meta, 0, "K7M2-Q9XD", HOST_SEED),
+        Err(InviteError::BadCode)
+    );
+    assert_eq!(
+        Invite::from_code(GameKind::Meta, "K7M2-Q9XD-4HPA-U"),
+        Err(InviteError::BadCode)
+    );
+    // Built by hand with neither key nor code: the fragment is refused, not misread.
+    let blank = Invite {
+        code: None,
+        ..guest
+    };
+    assert_eq!(
+        Invite::from_fragment(&blank.to_fragment()),
+        Err(InviteError::BadCode)
+    );
+}
+
+#[test]
+fn a_whole_game_by_code_and_the_guest_learns_the_hosts_key() {
+    for kind in [GameKind::Morris, GameKind::Meta] {
+        let host = Invite::with_code(kind, 60, CODE, HOST_SEED).unwrap();
+        let mut p = Pair::with_invites(host.clone(), Invite::from_code(kind, CODE).unwrap());
+        p.assert_in_sync();
+        assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
+        assert_eq!(p.guest.room().rules, Some(host.rules), "the host's rules");
+        assert!(p.host.room().hello == [true, true]);
+        play_some(&mut p, 500);
+        p.assert_in_sync();
+        assert!(p.host.game().unwrap().outcome().is_some());
+        assert!(!p
+            .events
+            .iter()
+            .any(|(_, e)| matches!(e, Event::Refused { .. } | Event::Void { .. })));
+
+        // The learned key is saved, so a reload keeps checking the host's entries with it.
+        let saved = p.guest.save();
+        assert_eq!(saved.invite.host_key, host.host_key);
+        let restored = Session::restore(saved).unwrap();
+        assert_eq!(restored.invite(), p.guest.invite());
+        assert_eq!(restored.room(), p.guest.room());
+        assert_eq!(restored.entries(), p.guest.entries());
+        // A save that lost the key (written before it was learned) learns it from its entries.
+        let mut keyless = p.guest.save();
+        keyless.invite.host_key = None;
+        let restored = Session::restore(keyless).unwrap();
+        assert_eq!(restored.invite().host_key, host.host_key);
+
+        // Both sides export the same transcript, and it verifies.
+        let text = p.guest.export();
+        assert_eq!(text, p.host.export());
+        let v = transcript::verify(&text).unwrap();
+        assert_eq!(&v.room, p.host.room());
+    }
+    // A guest with the host's full link joins the same code room, with the key checked.
+    let host = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
+    let link = Invite::from_fragment(&host.to_fragment()).unwrap();
+    let mut p = Pair::with_invites(host, link);
+    play_some(&mut p, 4);
+    p.assert_in_sync();
+    assert_eq!(p.host.game().unwrap().turns(), 4);
+}
+
+#[test]
+fn a_guest_by_code_reloads_before_the_host_arrives() {
+    let guest_invite = Invite::from_code(GameKind::Meta, CODE).unwrap();
+    let early = Session::guest(guest_invite.clone(), GUEST_SEED, Config::default(), 0);
+    assert_eq!(early.invite().host_key, None);
+    // Exported now, the header has no host key: verify says so.
+    let err = transcript::verify(&early.export()).unwrap_err();
+    assert!(err.message.contains("host's key is unknown"), "{err}");
+    let saved = early.save();
+    // A saved invitation whose code is not its room's, or a host without its key, is refused.
+    let mut wrong = saved.clone();
+    wrong.invite.code = Some("K7M2Q9XD4HPB".into());
+    assert!(Session::restore(wrong).is_err());
+    let mut keyless_host = saved.clone();
+    keyless_host.seat = Seat::Host;
+    assert!(Session::restore(keyless_host).is_err());
+
+    // The reloaded guest meets the host and learns its key then.
+    let host = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
+    let mut p = Pair::with_invites(host, guest_invite);
+    p.guest = Session::restore(saved).unwrap();
+    assert_eq!(p.guest.invite().host_key, None);
+    assert_eq!(p.guest.game(), None);
+    let a = p.host.peer_connected(p.now);
+    p.route(Seat::Host, a);
+    let b = p.guest.peer_connected(p.now);
+    p.route(Seat::Guest, b);
+    p.pump();
+    p.assert_in_sync();
+    assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
+    play_some(&mut p, 3);
+    p.assert_in_sync();
+    assert!(transcript::verify(&p.guest.export()).is_ok());
+}
+
+#[test]
+fn without_the_code_a_stranger_takes_neither_seat_of_a_code_room() {
+    let host_invite = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
+    let guest_invite = Invite::from_code(GameKind::Meta, CODE).unwrap();
+    // The stranger knows the room id (it is the relay's room name), not the code: it guesses
+    // the secret.
+    let guessed = |seed: [u8; 32]| Invite {
+        rules: host_invite.rules,
+        room: host_invite.room,
+        host_key: Some(public_key(seed)),
+        secret: [0; 16],
+        code: None,
+    };
+    let fake_host = Session::host(guessed([77; 32]), [77; 32], Config::default(), 0).unwrap();
+    let mut guest = Session::guest(guest_invite, GUEST_SEED, Config::default(), 0);
+    let out = deliver(&mut guest, &fake_host, 0);
+    assert!(refused_in(&out, Refusal::BadProof));
+    assert_eq!(guest.invite().host_key, None);
+    assert!(!guest.room().hello[0] && guest.game().is_none());
+
+    let fake_guest = Session::guest(guessed([78; 32]), [78; 32], Config::default(), 0);
+    let mut host = Session::host(host_invite.clone(), HOST_SEED, Config::default(), 0).unwrap();
+    let out = deliver(&mut host, &fake_guest, 0);
+    assert!(refused_in(&out, Refusal::BadProof));
+    assert!(!host.room().hello[1]);
+
+    // Both still meet the real other side.
+    let out = deliver(&mut guest, &host, 1);
+    assert!(!out
+        .iter()
+        .any(|e| matches!(e, Effect::Event(Event::Refused { .. }))));
+    assert_eq!(guest.invite().host_key, Some(public_key(HOST_SEED)));
+    let out = deliver(&mut host, &guest, 1);
+    assert!(!out
+        .iter()
+        .any(|e| matches!(e, Effect::Event(Event::Refused { .. }))));
+    assert!(host.room().hello[1]);
+}
+
+#[test]
+fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
+    let host_invite = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
+    let mut p = Pair::with_invites(
+        host_invite.clone(),
+        Invite::from_code(GameKind::Meta, CODE).unwrap(),
+    );
+    play_some(&mut p, 2);
+    // Someone who knows the code (overheard, or brute-forced from the room id) comes too late:
+    // its proof is right, but the seat is bound to the first host's key.
+    let late = Invite::with_code(GameKind::Meta, 0, CODE, [77; 32]).unwrap();
+    let late = Session::host(late, [77; 32], Config::default(), 0).unwrap();
+    let out = deliver(&mut p.guest, &late, p.now);
+    assert!(refused_in(&out, Refusal::Intruder));
+    assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
+    assert!(!p.guest.forked());
+    // The first prover wins: a fresh guest that hears the impostor first binds it, and the
+    // real host is then the intruder. The code is only as strong as its secrecy.
+    let mut tofu = Session::guest(
+        Invite::from_code(GameKind::Meta, CODE).unwrap(),
+        GUEST_SEED,
+        Config::default(),
+        0,
+    );
+    deliver(&mut tofu, &late, 0);
+    assert_eq!(tofu.invite().host_key, Some(public_key([77; 32])));
+    assert!(refused_in(
+        &deliver(&mut tofu, &p.host, 0),
+        Refusal::Intruder
+    ));
+    // The real host's key writing a second, different hello (a copied tab): a fork.
+    let copy = Session::host(host_invite, HOST_SEED, Config::default(), 5).unwrap();
+    let out = deliver(&mut p.guest, &copy, p.now);
+    assert!(refused_in(&out, Refusal::Fork));
+    assert!(p.guest.forked() && p.guest.suspended());
 }
 
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a

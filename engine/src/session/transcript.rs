@@ -3,7 +3,7 @@
 //! ```text
 //! moulin-transcript v1
 //! room <32 hex>
-//! host <64 hex: the host's public key>
+//! host <64 hex: the host's public key; zeros if the exporter did not know it yet (refused)>
 //! game <morris|meta>
 //! <one entry per line: its canonical encoding in lowercase hexadecimal>
 //! ```
@@ -75,7 +75,7 @@ pub fn export(invite: &Invite, entries: &[Entry]) -> String {
     let mut s = format!(
         "{MAGIC}\nroom {}\nhost {}\ngame {}\n",
         wire::hex(&invite.room.0),
-        wire::hex(&invite.host_key),
+        wire::hex(&invite.host_key.unwrap_or([0; 32])),
         invite.rules.kind().as_str()
     );
     for e in entries {
@@ -113,6 +113,11 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
     let game = field(lines[3], "game")
         .and_then(|v| crate::GameKind::from_name(&v))
         .ok_or_else(|| header("bad game line"))?;
+    if host == [0; 32] {
+        return Err(header(
+            "the host's key is unknown (exported before the host's hello arrived)",
+        ));
+    }
     let host_key = VerifyingKey::from_bytes(&host).map_err(|_| header("bad host key"))?;
     let mut chains = Chains::new(RoomId(room), Some(host_key), None);
     let mut entries = Vec::new();
