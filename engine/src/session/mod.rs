@@ -31,6 +31,23 @@
 //! assert_eq!(guest.game(), host.game());
 //! assert_eq!(guest.game().unwrap().turns(), 1);
 //! ```
+//!
+//! A room is joined by link ([`Invite::new`], [`Invite::to_fragment`]) or by a short code a
+//! friend can type; the guest by code learns the host's key from the host's `Hello`:
+//!
+//! ```
+//! use engine::session::{Config, Invite, Session};
+//! use engine::GameKind;
+//!
+//! let code = Invite::new_code([0x5a; 8]); // 8 bytes from the OS's random source
+//! let shown = Invite::format_code(&code); // "XXXX-XXXX-XXXX", to read out
+//! let host = Invite::with_code(GameKind::Morris, 100, &code, [1; 32]).unwrap();
+//! let typed = Invite::from_code(GameKind::Morris, &shown.to_lowercase()).unwrap();
+//! assert_eq!(typed.room_name(), host.room_name()); // one relay room
+//! assert_eq!(typed.host_key, None); // until the host's hello arrives
+//! let guest = Session::guest(typed, [3; 32], Config::default(), 0);
+//! assert_eq!(guest.invite().to_fragment(), format!("g=morris&c={code}"));
+//! ```
 
 pub mod chains;
 mod code;
@@ -79,8 +96,15 @@ impl Default for Config {
 /// the guest accepts no other host; the **short code** ([`Invite::with_code`] for the host,
 /// [`Invite::from_code`] for the guest) derives the room and the secret from 12 characters a
 /// friend can type, and the guest learns the host's key from the host's `Hello`, which must
-/// prove the room secret (trust on first use: see docs/protocol.md for what that costs). A host
-/// invited by code also has the full link ([`Invite::to_fragment`]), for the same room.
+/// prove the room secret (trust on first use). A host that made its room from a code also has
+/// the full link ([`Invite::to_fragment`]), for the same room.
+///
+/// The code is the weak form: 60 bits, and the room id the relay sees is a hash of the code
+/// alone, so a relay operator can brute-force the code offline (2^60 SHA-256), then learn the
+/// secret, take the guest seat and impersonate the host to a guest who joined by code. A link
+/// names the host's key, so its guest accepts no other host; only a link made with
+/// [`Invite::new`] also has a room secret independent of the room id (docs/protocol.md, threat
+/// model).
 ///
 /// Equality compares every field, the code too: a link read back with
 /// [`Invite::from_fragment`] has no code, even if its host made the room from one.
