@@ -106,7 +106,7 @@ impl Default for Config {
 /// [`Invite::new`] also has a room secret independent of the room id (docs/protocol.md, threat
 /// model).
 ///
-/// Equality compares every field, the code too: a link read back with
+/// Equality compares every field, the code too ([`Invite::code`]): a link read back with
 /// [`Invite::from_fragment`] has no code, even if its host made the room from one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invite {
@@ -122,8 +122,9 @@ pub struct Invite {
     pub secret: [u8; 16],
     /// The canonical short code the room and the secret come from, when there is one: kept so
     /// that the host can show it (after a reload too) and a guest's invitation can be written
-    /// back as a fragment.
-    pub code: Option<String>,
+    /// back as a fragment. Private, so that it cannot be set apart from its room: read it with
+    /// [`Invite::code`].
+    code: Option<String>,
 }
 
 /// The turn limit a guest by code names in its `Hello`: ignored, the host's rules count.
@@ -236,6 +237,12 @@ impl Invite {
             secret: wire::unhex_array(s).ok_or(InviteError::Malformed)?,
             code: None,
         })
+    }
+
+    /// The canonical short code of an invitation made by [`Invite::with_code`] or
+    /// [`Invite::from_code`] (show it with [`Invite::format_code`]); `None` for a link.
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
     }
 
     /// True when the code, if any, is the one the room and the secret come from.

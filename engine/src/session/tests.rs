@@ -852,14 +852,18 @@ fn a_code_and_its_hosts_link_name_one_room() {
     // 16 bytes, computed independently.
     assert_eq!(host.room_name(), "4d5b240106c3ba11830b3b53ef6e609a");
     assert_eq!(wire::hex(&host.secret), "76efba659f0d4e2938318730955c3321");
-    assert_eq!(host.code.as_deref(), Some(CODE));
+    assert_eq!(host.code(), Some(CODE));
+    assert_eq!(
+        Invite::new(GameKind::Meta, 0, [1; 16], HOST_SEED, [2; 16]).code(),
+        None
+    );
     assert_eq!(host.host_key, Some(public_key(HOST_SEED)));
     assert_eq!(host.rules, Rules::new(GameKind::Morris, 42));
 
     let guest = Invite::from_code(GameKind::Morris, "K7M2 Q9XD 4HPA").unwrap();
     assert_eq!((guest.room, guest.secret), (host.room, host.secret));
     assert_eq!(guest.host_key, None);
-    assert_eq!(guest.code.as_deref(), Some(CODE));
+    assert_eq!(guest.code(), Some(CODE));
     assert_eq!(guest.rules, Rules::new(GameKind::Morris, 100));
     assert_eq!(
         Session::host(guest.clone(), HOST_SEED, Config::default(), 0).err(),
