@@ -4,6 +4,7 @@
 
 pub mod meta;
 pub mod morris;
+pub mod remote;
 pub mod text;
 
 use engine::{Game, Illegal};

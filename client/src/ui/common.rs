@@ -4,7 +4,7 @@
 use super::{navigate, PageModel, Route, Store};
 use crate::model::text;
 use crate::model::NewGameDialog;
-use engine::{Direction, Outcome, Player};
+use engine::{Direction, Player};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -68,7 +68,8 @@ pub fn PlayerCard(props: &PlayerCardProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct StatusProps {
-    pub outcome: Option<Outcome>,
+    /// `None` while the game is played, else the winner (`None` for a draw).
+    pub result: Option<Option<Player>>,
     pub text: AttrValue,
     #[prop_or_default]
     pub notice: Option<AttrValue>,
@@ -77,17 +78,15 @@ pub struct StatusProps {
 /// The result area: whose turn or the result (with the end-to-end hooks), and the last refusal.
 #[component]
 pub fn Status(props: &StatusProps) -> Html {
-    let (status, winner) = match props.outcome {
+    let (status, winner) = match props.result {
         None => ("playing", None),
-        Some(Outcome {
-            winner: Some(w), ..
-        }) => ("won", Some(w.index().to_string())),
-        Some(_) => ("draw", None),
+        Some(Some(w)) => ("won", Some(w.index().to_string())),
+        Some(None) => ("draw", None),
     };
     let class = classes!(
         "status",
         (status != "playing").then_some("over"),
-        props.outcome.and_then(|o| o.winner).map(|w| match w {
+        props.result.flatten().map(|w| match w {
             Player::Blue => "blue",
             Player::Red => "red",
         })
@@ -207,7 +206,7 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
 }
 
 /// What a key on a board asks for.
-enum BoardKey {
+pub enum BoardKey {
     /// Move the focus.
     Arrow(Direction),
     /// Act on the focused point or cell.
@@ -215,7 +214,7 @@ enum BoardKey {
 }
 
 /// Reads a keydown on a board; `None` for keys the board ignores (Tab among them).
-fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
+pub fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
     if e.alt_key() || e.ctrl_key() || e.meta_key() {
         return None;
     }
@@ -228,7 +227,7 @@ fn board_key(e: &KeyboardEvent) -> Option<BoardKey> {
 /// Moves the DOM focus to `selector` inside `board` when the focus is already in the board, so
 /// that arrow keys carry it along (the board stays a single Tab stop: one element has
 /// `tabindex="0"`).
-fn follow_focus(board: &NodeRef, selector: &str) {
+pub fn follow_focus(board: &NodeRef, selector: &str) {
     let Some(board) = board.cast::<web_sys::Element>() else {
         return;
     };

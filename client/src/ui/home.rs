@@ -2,6 +2,7 @@
 
 use super::common::Link;
 use super::Route;
+use engine::GameKind;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -11,7 +12,7 @@ pub struct HomeProps {
 
 #[component]
 pub fn Home(props: &HomeProps) -> Html {
-    let card = |route: Route, title: &str, blurb: &str, art: Html| {
+    let card = |route: Route, kind: GameKind, title: &str, blurb: &str, art: Html| {
         html! {
             <article class="game-card">
                 <div class="art" aria-hidden="true">{ art }</div>
@@ -21,8 +22,9 @@ pub fn Home(props: &HomeProps) -> Html {
                     <Link to={route} go={props.go.clone()} class="button">
                         { "Deux joueurs sur cet appareil" }
                     </Link>
-                    <span class="button secondary disabled" aria-disabled="true"
-                        title="Bientôt disponible">{ "Jouer à distance (bientôt)" }</span>
+                    <Link to={Route::Lobby(kind)} go={props.go.clone()} class="button secondary">
+                        { "Jouer à distance" }
+                    </Link>
                 </div>
             </article>
         }
@@ -56,11 +58,11 @@ pub fn Home(props: &HomeProps) -> Html {
     html! {
         <main class="page home">
             <h1>{ "Jouer à deux, sans compte ni serveur de jeu" }</h1>
-            <p class="lead">{ "Choisissez un jeu : les deux joueurs partagent cet appareil et jouent chacun à leur tour." }</p>
+            <p class="lead">{ "Choisissez un jeu : à deux sur cet appareil, ou à distance avec un ami, directement d'un navigateur à l'autre." }</p>
             <div class="cards">
-                { card(Route::Morris, "Jeu du moulin",
+                { card(Route::Morris, GameKind::Morris, "Jeu du moulin",
                     "Le moulin à neuf pions : posez, déplacez, formez des moulins et capturez.", morris_art) }
-                { card(Route::Meta, "Méta Morpion",
+                { card(Route::Meta, GameKind::Meta, "Méta Morpion",
                     "Neuf morpions dans un grand : chaque coup décide où l'adversaire jouera.", meta_art) }
             </div>
         </main>

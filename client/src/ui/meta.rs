@@ -56,7 +56,7 @@ pub fn MetaPage() -> Html {
                         <PlayerCard player={Player::Red} active={playing && me == Player::Red}
                             title="Rouge · rond" detail={won(Player::Red)} />
                     </div>
-                    <Status outcome={g.outcome()} text={m.status()}
+                    <Status result={g.outcome().map(|o| o.winner)} text={m.status()}
                         notice={m.notice.clone().map(AttrValue::from)} />
                     <div class="board-scroll">
                         <MetaBoard game={*g} focus={m.focus}

@@ -6,7 +6,9 @@ mod common;
 mod home;
 mod meta;
 mod morris;
+mod remote;
 
+use engine::GameKind;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -21,6 +23,11 @@ pub enum Route {
     Morris,
     /// `/meta-morpion`: Ultimate tic-tac-toe, hot-seat.
     Meta,
+    /// `/moulin/distance`, `/meta-morpion/distance`: create a room or join one with a code.
+    Lobby(GameKind),
+    /// `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (the invitation is in the
+    /// fragment, never sent to the relay).
+    Room(GameKind),
     /// Anything else.
     NotFound,
 }
@@ -32,6 +39,10 @@ impl Route {
             "" => Route::Home,
             "/moulin" => Route::Morris,
             "/meta-morpion" => Route::Meta,
+            "/moulin/distance" => Route::Lobby(GameKind::Morris),
+            "/meta-morpion/distance" => Route::Lobby(GameKind::Meta),
+            "/moulin/salon" => Route::Room(GameKind::Morris),
+            "/meta-morpion/salon" => Route::Room(GameKind::Meta),
             _ => Route::NotFound,
         }
     }
@@ -42,6 +53,10 @@ impl Route {
             Route::Home | Route::NotFound => "/",
             Route::Morris => "/moulin",
             Route::Meta => "/meta-morpion",
+            Route::Lobby(GameKind::Morris) => "/moulin/distance",
+            Route::Lobby(GameKind::Meta) => "/meta-morpion/distance",
+            Route::Room(GameKind::Morris) => "/moulin/salon",
+            Route::Room(GameKind::Meta) => "/meta-morpion/salon",
         }
     }
 
@@ -50,6 +65,12 @@ impl Route {
             Route::Home | Route::NotFound => "Moulin et Méta Morpion — jouer à deux",
             Route::Morris => "Jeu du moulin — deux joueurs",
             Route::Meta => "Méta Morpion — deux joueurs",
+            Route::Lobby(GameKind::Morris) | Route::Room(GameKind::Morris) => {
+                "Jeu du moulin — à distance"
+            }
+            Route::Lobby(GameKind::Meta) | Route::Room(GameKind::Meta) => {
+                "Méta Morpion — à distance"
+            }
         }
     }
 }
@@ -89,6 +110,12 @@ impl<M: PageModel> Reducible for Store<M> {
     }
 }
 
+fn current_href() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
 fn current_route() -> Route {
     web_sys::window()
         .and_then(|w| w.location().pathname().ok())
@@ -97,8 +124,18 @@ fn current_route() -> Route {
 
 /// Goes to a route without reloading the page.
 pub fn navigate(route: Route, set: &Callback<Route>) {
+    navigate_with_fragment(route, "", set)
+}
+
+/// Goes to a route with a URL fragment (`#…`, may be empty) without reloading the page.
+pub fn navigate_with_fragment(route: Route, fragment: &str, set: &Callback<Route>) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(route.path()));
+        let url = if fragment.is_empty() {
+            route.path().to_string()
+        } else {
+            format!("{}#{fragment}", route.path())
+        };
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
     set.emit(route);
 }
@@ -138,6 +175,11 @@ fn App() -> Html {
         Route::Home => html! { <home::Home go={go.clone()} /> },
         Route::Morris => html! { <morris::MorrisPage /> },
         Route::Meta => html! { <meta::MetaPage /> },
+        Route::Lobby(kind) => html! { <remote::Lobby {kind} go={go.clone()} /> },
+        // Keyed by the URL so that opening another invitation builds a new room.
+        Route::Room(kind) => {
+            html! { <remote::RoomPage key={current_href()} {kind} go={go.clone()} /> }
+        }
         Route::NotFound => html! {
             <main class="page narrow">
                 <h1>{ "Page introuvable" }</h1>

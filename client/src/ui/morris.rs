@@ -69,7 +69,7 @@ pub fn MorrisPage() -> Html {
                         <PlayerCard player={Player::Red} active={playing && me == Player::Red}
                             title="Rouge" detail={detail(Player::Red)} />
                     </div>
-                    <Status outcome={g.outcome()} text={m.status()}
+                    <Status result={g.outcome().map(|o| o.winner)} text={m.status()}
                         notice={m.notice.clone().map(AttrValue::from)} />
                     <div class="board-scroll">
                         <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}

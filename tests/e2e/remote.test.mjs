@@ -1,0 +1,292 @@
+// Remote play end to end: two separate browser contexts in headless Chromium meet through the
+// relay and play over a real WebRTC data channel. Complete Morris and Méta Morpion games through
+// an invite link, a reload during a pending capture, undo declined then accepted, a rematch
+// that alternates the first player, the exported transcript checked by `engine verify`, a join
+// by short code, the error pages (malformed link, other game, full room), screenshots, and the
+// figures: navigation → data channel open, and move → opponent's board updated.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, morrisClicks, cell,
+  boardString, median, ENGINE_BIN,
+} from './harness.mjs';
+
+const MORRIS_GAME = 'd5 g1 c3 g7 c4 a4 c5xa4 a1 e5xg7 d1xd5 d5xa1 a1xd5 d5xa1 a1xc4 c4xg1 g1xc3 '
+  + 'c3xa1 a1xc4 d5-d6 d1-f6 d6-d5xf6';
+const META_GAME = 'd2 b4 d1 b3 e9 d9 c9 h9 d7 a1 b1 d3 a7 a2 a5 b5 f6 g9 b9 d8 c4 h3 e8 e4 e2 d6 '
+  + 'a9 h7 f3 h8 d5 b6 f9 a3 g3 h5 f5 i6 i2 g5 h1 h2 d4 g2 g4 i1 g1 i5 i3 e5 e6 f4';
+
+let relay;
+let browser;
+const figures = { connect: [], latency: [] };
+
+before(async () => {
+  relay = await startRelay();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await relay?.stop();
+  if (figures.connect.length) {
+    console.log(`# remote: navigation → data channel open, ms: ${figures.connect.map((x) => x.toFixed(0)).join(', ')} (median ${median(figures.connect).toFixed(0)})`);
+  }
+  if (figures.latency.length) {
+    console.log(`# remote: move → opponent's board updated, median ${median(figures.latency).toFixed(1)} ms over ${figures.latency.length} moves (max ${Math.max(...figures.latency).toFixed(1)})`);
+  }
+});
+
+/** A player: its own context (own sessionStorage, own everything). */
+async function player(viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport, ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}) });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page, context, errors };
+}
+
+/** Host side: lobby → create the room; returns the invite link and code. */
+async function createRoom(page, game, limit) {
+  await page.goto(`${relay.url}/`);
+  const card = page.locator('article.game-card', { has: page.getByRole('heading', { name: game === 'morris' ? 'Jeu du moulin' : 'Méta Morpion' }) });
+  await card.getByRole('link', { name: 'Jouer à distance' }).click();
+  await page.getByRole('button', { name: 'Créer le salon' }).waitFor();
+  if (limit !== undefined) await page.getByLabel('Limite de tours (1 à 500)').fill(String(limit));
+  await page.getByRole('button', { name: 'Créer le salon' }).click();
+  const linkBox = page.locator('[data-invite-link]');
+  await linkBox.waitFor();
+  return { link: await linkBox.inputValue(), code: await page.locator('[data-code]').getAttribute('data-code') };
+}
+
+/** Opens the link in the guest page and waits for both sides to see each other. */
+async function join(guest, host, link) {
+  await guest.goto(link);
+  await guest.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await host.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  const ms = Number(await guest.locator('main[data-first-peer-ms]').getAttribute('data-first-peer-ms'));
+  figures.connect.push(ms);
+}
+
+/** Records, in a page, when its board last changed (epoch ms, sub-millisecond). */
+async function watchBoard(page) {
+  await page.evaluate(() => {
+    window.__boardChanges = [];
+    const board = document.querySelector('svg.board');
+    new MutationObserver(() => window.__boardChanges.push(performance.timeOrigin + performance.now()))
+      .observe(board, { subtree: true, attributes: true, attributeFilter: ['data-piece'] });
+  });
+}
+
+/** Clicks a point or cell from inside the page, returning the epoch time of the click. */
+function clickAt(page, selector) {
+  return page.evaluate((selector) => {
+    const el = document.querySelector(selector);
+    const t = performance.timeOrigin + performance.now();
+    el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    return t;
+  }, selector);
+}
+
+/** Plays one turn by the mover and waits for the other side's board to show it. */
+async function playTurn(mover, other, selectors, attr, count, marks) {
+  await mover.locator('main[data-my-turn="true"]').waitFor();
+  const before = await other.evaluate(() => window.__boardChanges.length);
+  let t = 0;
+  for (const sel of selectors) t = await clickAt(mover, sel);
+  await other.waitForFunction((n) => window.__boardChanges.length > n, before);
+  const expected = await boardString(mover, attr, count, marks);
+  await other.waitForFunction(({ attr, count, marks, expected }) => {
+    let s = '';
+    for (let i = 0; i < count; i++) {
+      const p = document.querySelector(`[${attr}="${i}"]`).getAttribute('data-piece');
+      s += p === null ? '.' : marks[Number(p)];
+    }
+    return s === expected;
+  }, { attr, count, marks, expected });
+  const seen = await other.evaluate(() => window.__boardChanges[window.__boardChanges.length - 1]);
+  figures.latency.push(seen - t);
+}
+
+const morrisSelectors = (token) => morrisClicks(token).map((p) => `[data-point="${p}"]`);
+
+test('a complete Morris game through an invite link: reload, undo declined and accepted, export, rematch', async () => {
+  const h = await player();
+  const g = await player();
+  const host = h.page;
+  const guest = g.page;
+  await host.goto(`${relay.url}/moulin/distance`);
+  await host.getByRole('button', { name: 'Créer le salon' }).waitFor();
+  await screenshot(host, 'remote-lobby-desktop');
+  const { link, code } = await createRoom(host, 'morris');
+  assert.match(link, /\/moulin\/salon#g=morris&t=100&r=[0-9a-f]{32}&k=[0-9a-f]{64}&s=[0-9a-f]{32}$/);
+  assert.match(code, /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+  await host.locator('[data-presence="waiting"]').waitFor();
+  await screenshot(host, 'remote-morris-waiting-desktop');
+
+  await join(guest, host, link);
+  assert.equal(await guest.locator('main').getAttribute('data-seat'), 'invité');
+  await watchBoard(host);
+  await watchBoard(guest);
+  const tokens = MORRIS_GAME.split(' ');
+  const pages = [host, guest]; // Blue is the host in the first game.
+  const turn = async (i) => {
+    const mover = pages[i % 2];
+    await playTurn(mover, pages[1 - i % 2], morrisSelectors(tokens[i]), 'data-point', 24, 'BR');
+  };
+  for (let i = 0; i < 4; i++) await turn(i);
+
+  // Undo declined: Blue asks, Red refuses; then Red asks for its own last turn and Blue accepts.
+  await host.getByRole('button', { name: 'Annuler' }).click();
+  await host.locator('[data-proposal="mine"]').waitFor();
+  const asked = guest.getByRole('alertdialog');
+  await asked.getByText('Votre adversaire demande à annuler le dernier tour.').waitFor();
+  assert.match(await asked.locator('.countdown').textContent(), /Réponse attendue dans (1:00|0:5[0-9])\./);
+  await screenshot(guest, 'remote-morris-undo-request-desktop');
+  await asked.getByRole('button', { name: 'Refuser' }).click();
+  await host.getByText('Votre adversaire a refusé : annuler le dernier tour.').waitFor();
+  assert.equal(await host.locator('[data-point] [data-piece], [data-point][data-piece]').count(), 4);
+  await guest.getByRole('button', { name: 'Annuler' }).click();
+  await host.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
+  await guest.getByText('Votre adversaire a accepté : annuler le dernier tour.').waitFor();
+  await guest.locator('main[data-my-turn="true"]').waitFor();
+  assert.equal(await guest.locator('[data-point][data-piece]').count(), 3);
+  await host.waitForFunction(() => document.querySelectorAll('[data-point][data-piece]').length === 3);
+  await turn(3); // Red plays g7 again.
+  for (let i = 4; i < 6; i++) await turn(i);
+
+  // Blue forms a mill (c5), then reloads with the capture pending: the tab rejoins its seat.
+  await host.locator('main[data-my-turn="true"]').waitFor();
+  await clickAt(host, morrisSelectors('c5')[0]);
+  await host.getByText('Vous avez formé un moulin').waitFor();
+  await guest.waitForFunction(() => document.querySelectorAll('[data-point][data-piece]').length === 7);
+  await host.reload();
+  await host.getByText('Vous avez formé un moulin').waitFor();
+  await host.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await watchBoard(host);
+  await screenshot(host, 'remote-morris-reloaded-capture-desktop');
+  await playTurn(host, guest, [`[data-point="${morrisClicks('c5xa4')[1]}"]`], 'data-point', 24, 'BR');
+  for (let i = 7; i < tokens.length; i++) await turn(i);
+
+  for (const p of pages) {
+    await p.locator('[data-status="won"]').waitFor();
+    assert.equal(await p.locator('[data-status]').getAttribute('data-winner'), '0');
+  }
+  assert.match(await host.locator('[data-status]').textContent(), /Bleu gagne : Rouge n'a plus assez de pions/);
+  const expected = engineReplay('morris', MORRIS_GAME);
+  assert.equal(await boardString(guest, 'data-point', 24, 'BR'), expected.board);
+  await screenshot(guest, 'remote-morris-end-desktop');
+
+  // Export: the signed transcript verifies, the record replays to the same game.
+  await guest.getByRole('button', { name: 'Exporter la partie' }).click();
+  const download = async (kind) => {
+    const href = await guest.locator(`[data-export="${kind}"]`).getAttribute('href');
+    return decodeURIComponent(href.slice(href.indexOf(',') + 1));
+  };
+  const transcript = await download('transcript');
+  const verified = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString());
+  assert.deepEqual(verified, expected);
+  assert.equal((await download('record')).trim(), MORRIS_GAME);
+  // One flipped character is caught.
+  const bad = transcript.replace(/\n([0-9a-f]{20})([0-9a-f])/, (_, a, b) => `\n${a}${b === '0' ? '1' : '0'}`);
+  assert.throws(() => execFileSync(ENGINE_BIN, ['verify'], { input: bad, stdio: 'pipe' }));
+
+  // Rematch: the guest now opens as Blue.
+  await host.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await host.getByRole('dialog').getByRole('button', { name: 'Proposer' }).click();
+  await guest.getByRole('alertdialog').getByText('Votre adversaire propose une nouvelle partie.').waitFor();
+  await screenshot(guest, 'remote-morris-rematch-request-desktop');
+  await guest.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
+  await guest.locator('main[data-game-number="1"][data-my-turn="true"]').waitFor();
+  assert.match(await guest.locator('[data-status]').textContent(), /À vous \(Bleu\)/);
+  await host.locator('main[data-game-number="1"][data-my-turn="false"]').waitFor();
+  assert.equal(await host.locator('[data-point][data-piece]').count(), 0);
+
+  // Leaving: the other side is told, and a reload of the leaver does not rejoin.
+  await guest.getByRole('button', { name: 'Quitter le salon' }).click();
+  await guest.getByRole('dialog').getByRole('button', { name: 'Quitter le salon' }).click();
+  await guest.locator('[data-presence="left"]').waitFor();
+  await host.getByText('Votre adversaire a quitté le salon.').waitFor();
+  assert.match(await host.locator('[data-status]').textContent(), /Rouge \(vous\) gagne : Bleu a quitté le salon/);
+  assert.deepEqual(h.errors, []);
+  assert.deepEqual(g.errors, []);
+  await h.context.close();
+  await g.context.close();
+});
+
+test('a complete Méta Morpion game through an invite link, on a phone and a desktop', async () => {
+  const h = await player();
+  const g = await player(PHONE);
+  const host = h.page;
+  const guest = g.page;
+  const { link } = await createRoom(host, 'meta');
+  assert.match(link, /\/meta-morpion\/salon#g=meta&/);
+  await join(guest, host, link);
+  await watchBoard(host);
+  await watchBoard(guest);
+  const names = META_GAME.split(' ');
+  for (let i = 0; i < names.length; i++) {
+    const [mover, other] = i % 2 ? [guest, host] : [host, guest];
+    await playTurn(mover, other, [`[data-cell="${cell(names[i])}"]`], 'data-cell', 81, 'XO');
+    if (i === 20) await screenshot(guest, 'remote-meta-mid-phone');
+  }
+  const expected = engineReplay('meta', META_GAME);
+  for (const p of [host, guest]) {
+    await p.locator('[data-status="won"]').waitFor();
+    assert.equal(await p.locator('[data-status]').getAttribute('data-winner'), '1');
+    assert.equal(await boardString(p, 'data-cell', 81, 'XO'), expected.cells);
+  }
+  await screenshot(host, 'remote-meta-end-desktop');
+  // A resignation in the rematch, proposed by the guest this time.
+  await guest.getByRole('button', { name: 'Nouvelle partie' }).click();
+  await guest.getByRole('dialog').getByRole('button', { name: 'Proposer' }).click();
+  await host.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
+  await guest.locator('main[data-game-number="1"][data-my-turn="true"]').waitFor();
+  await host.getByRole('button', { name: 'Abandonner' }).click();
+  await host.getByRole('dialog').getByRole('button', { name: 'Abandonner' }).click();
+  await guest.locator('[data-status="won"][data-winner="0"]').waitFor();
+  assert.match(await guest.locator('[data-status]').textContent(), /Bleu \(vous\) gagne : Rouge abandonne/);
+  assert.deepEqual(h.errors, []);
+  assert.deepEqual(g.errors, []);
+  await h.context.close();
+  await g.context.close();
+});
+
+test('join by code; malformed link, other game and full room get clear messages', async () => {
+  const h = await player();
+  const g = await player();
+  const third = await player();
+  const { link, code } = await createRoom(h.page, 'meta');
+
+  // A bad code is refused in the lobby; the right one, typed loosely, joins.
+  await g.page.goto(`${relay.url}/meta-morpion/distance`);
+  const field = g.page.getByLabel('Code du salon');
+  await field.fill('ABCD-EFGH');
+  await g.page.getByRole('button', { name: 'Rejoindre' }).click();
+  await g.page.getByText("Ce code n'est pas valable").waitFor();
+  await field.fill(code.toLowerCase().replaceAll('-', ' '));
+  await g.page.getByRole('button', { name: 'Rejoindre' }).click();
+  await g.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await h.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await watchBoard(h.page);
+  await watchBoard(g.page);
+  await playTurn(h.page, g.page, ['[data-cell="40"]'], 'data-cell', 81, 'XO');
+
+  // A third visitor with the full link: the room is full.
+  await third.page.goto(link);
+  await third.page.getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
+  await screenshot(third.page, 'remote-room-full-desktop');
+
+  // The same link on the other game's page, and a damaged link.
+  const wrong = link.replace('/meta-morpion/salon', '/moulin/salon');
+  await third.page.goto(wrong);
+  await third.page.getByRole('heading', { name: "Ce lien est pour l'autre jeu" }).waitFor();
+  await screenshot(third.page, 'remote-other-game-desktop');
+  await third.page.goto(link.replace(/&k=[0-9a-f]+/, '&k=zz'));
+  await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
+  await third.page.goto(`${relay.url}/moulin/salon`);
+  await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
+  for (const p of [h, g, third]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|409|Failed to load/.test(e)), []);
+  for (const p of [h, g, third]) await p.context.close();
+});
