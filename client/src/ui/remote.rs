@@ -865,7 +865,7 @@ fn room_view(
         let href = web_sys::window()
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default();
-        let code = s.invite().code().map(|c| Invite::format_code(c));
+        let code = s.invite().code().map(Invite::format_code);
         let on_copy = {
             let (href, net, update) = (href.clone(), net.clone(), update.clone());
             Callback::from(move |_: MouseEvent| {
