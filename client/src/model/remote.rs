@@ -570,7 +570,10 @@ mod tests {
             p.sides[0].game(),
             "the move reached the guest"
         );
-        assert_eq!(p.sides[1].room().record().split(' ').next_back(), Some("c5-c4"));
+        assert_eq!(
+            p.sides[1].room().record().split(' ').next_back(),
+            Some("c5-c4")
+        );
     }
 
     #[test]

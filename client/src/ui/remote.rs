@@ -1074,7 +1074,8 @@ fn room_view(
         AnyGame::Morris(m) => format!("Tour {} sur {}", m.turns(), m.max_turns()),
         AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
     });
-    let playing = s.game().is_some() && !n.left && !s.suspended();
+    // The game's buttons appear once the guest has come, and go when play cannot go on.
+    let playing = s.game().is_some() && met && !n.left && !s.suspended();
 
     html! {
         <main class={classes!("page", "game", "remote", if kind == GameKind::Morris { "morris" } else { "meta" })}
