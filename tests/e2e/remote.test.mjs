@@ -2,7 +2,8 @@
 // relay and play over a real WebRTC data channel. Complete Morris and Méta Morpion games through
 // an invite link, a reload during a pending capture, undo declined then accepted, a rematch
 // that alternates the first player, the exported transcript checked by `engine verify`, a join
-// by short code, the error pages (malformed link, other game, full room), screenshots, and the
+// by short code, a relay restart mid-game, a copied tab, the error pages (malformed link, other
+// game, full room, expired room), screenshots, and the
 // figures: navigation → data channel open, and move → opponent's board updated.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -229,7 +230,19 @@ test('a complete Méta Morpion game through an invite link, on a phone and a des
   for (let i = 0; i < names.length; i++) {
     const [mover, other] = i % 2 ? [guest, host] : [host, guest];
     await playTurn(mover, other, [`[data-cell="${cell(names[i])}"]`], 'data-cell', 81, 'XO');
-    if (i === 20) await screenshot(guest, 'remote-meta-mid-phone');
+    if (i === 20) {
+      await screenshot(guest, 'remote-meta-mid-phone');
+      // The relay restarts mid-game. The data channel may survive it (play goes on) or drop
+      // with it (both sides see the other away, replace their sockets and meet again): either
+      // way the game goes on from where it was.
+      const addr = new URL(relay.url).host;
+      await relay.stop();
+      await new Promise((r) => setTimeout(r, 3000));
+      const during = await Promise.all([host, guest].map((p) => p.locator('[data-presence]').getAttribute('data-presence')));
+      console.log(`# remote: presence during the relay outage: host ${during[0]}, guest ${during[1]}`);
+      relay = await startRelay([], addr);
+      for (const p of [host, guest]) await p.locator('[data-presence="here"]').waitFor({ timeout: 40000 });
+    }
   }
   const expected = engineReplay('meta', META_GAME);
   for (const p of [host, guest]) {
@@ -243,14 +256,24 @@ test('a complete Méta Morpion game through an invite link, on a phone and a des
   await guest.getByRole('dialog').getByRole('button', { name: 'Proposer' }).click();
   await host.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
   await guest.locator('main[data-game-number="1"][data-my-turn="true"]').waitFor();
+  // A draw offer, withdrawn before the answer.
+  await host.getByRole('button', { name: 'Proposer la nulle' }).click();
+  await guest.getByRole('alertdialog').getByText('Votre adversaire propose la partie nulle.').waitFor();
+  await host.getByRole('button', { name: 'Retirer la demande' }).click();
+  await host.getByText('Demande retirée.').waitFor();
+  await guest.getByRole('alertdialog').waitFor({ state: 'detached' });
   await host.getByRole('button', { name: 'Abandonner' }).click();
   await host.getByRole('dialog').getByRole('button', { name: 'Abandonner' }).click();
   await guest.locator('[data-status="won"][data-winner="0"]').waitFor();
   assert.match(await guest.locator('[data-status]').textContent(), /Bleu \(vous\) gagne : Rouge abandonne/);
-  assert.deepEqual(h.errors, []);
   assert.deepEqual(g.errors, []);
-  await h.context.close();
+  // The guest closes its tab: the host sees it away, with the seat's countdown.
   await g.context.close();
+  await host.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
+  assert.match(await host.locator('[data-presence]').textContent(), /sa place est gardée encore (5:00|4:[45]\d)\./);
+  await screenshot(host, 'remote-meta-away-desktop');
+  assert.deepEqual(h.errors.filter((e) => !/WebSocket/.test(e)), []);
+  await h.context.close();
 });
 
 test('join by code; malformed link, other game and full room get clear messages', async () => {
@@ -273,6 +296,17 @@ test('join by code; malformed link, other game and full room get clear messages'
   await watchBoard(g.page);
   await playTurn(h.page, g.page, ['[data-cell="40"]'], 'data-cell', 81, 'XO');
 
+  // A copy of the guest's tab (same keys) cannot take the seat: the room is full.
+  const saved = await g.page.evaluate(() => sessionStorage.getItem('meta-morpion-online-seat-v1'));
+  assert.ok(saved && /^[0-9a-f]+$/.test(saved));
+  const copy = await player();
+  await copy.page.goto(`${relay.url}/`);
+  await copy.page.evaluate((v) => sessionStorage.setItem('meta-morpion-online-seat-v1', v), saved);
+  await copy.page.goto(g.page.url());
+  await copy.page.getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
+  await copy.context.close();
+  await playTurn(g.page, h.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
+
   // A third visitor with the full link: the room is full.
   await third.page.goto(link);
   await third.page.getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
@@ -287,6 +321,11 @@ test('join by code; malformed link, other game and full room get clear messages'
   await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
   await third.page.goto(`${relay.url}/moulin/salon`);
   await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
+  // A link to a room nobody hosts any more: after 30 s alone the page says so (and waits on).
+  await third.page.goto(link.replace(/r=[0-9a-f]{32}/, `r=${'5'.repeat(32)}`));
+  await third.page.locator('[data-presence="waiting"]').waitFor();
+  await third.page.getByText("Personne n'a ouvert ce salon depuis 30 secondes").waitFor({ timeout: 45000 });
+  await screenshot(third.page, 'remote-room-expired-desktop');
   for (const p of [h, g, third]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|409|Failed to load/.test(e)), []);
   for (const p of [h, g, third]) await p.context.close();
 });

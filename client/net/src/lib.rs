@@ -102,10 +102,14 @@ impl Link {
                 for (id, state) in changes {
                     match state {
                         PeerState::Connected => {
-                            if self.peer.is_none() {
-                                self.peer = Some(id);
-                                effects.extend(session.peer_connected(now));
+                            // Rooms hold two: a new peer means the old one left, even if its
+                            // channel has not said so yet (a frozen or half-closed connection).
+                            if let Some(old) = self.peer.replace(id) {
+                                if old != id {
+                                    effects.extend(session.peer_disconnected(now));
+                                }
                             }
+                            effects.extend(session.peer_connected(now));
                         }
                         PeerState::Disconnected => {
                             if self.peer == Some(id) {

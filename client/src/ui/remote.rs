@@ -250,7 +250,21 @@ struct Net {
     alone_since: Option<u64>,
     /// The last whole second rendered (countdowns).
     last_second: u64,
+    /// Set when the current socket's message loop ended.
+    loop_ended: Rc<std::cell::Cell<bool>>,
+    /// Since when the peer we had is gone while the socket looks alive.
+    stale_since: Option<u64>,
+    /// The current socket has had a peer.
+    link_had_peer: bool,
 }
+
+/// A socket that lost the peer it had for this long is replaced by a new one: after a relay
+/// restart or a half-closed connection, matchbox may keep a socket that will never meet the
+/// peer again, while a fresh socket joins the room and meets it.
+const STALE_MS: u64 = 4_000;
+/// A socket that never met the peer waits this long in the room (the peer may come at any
+/// moment) before it is replaced, in case its relay connection died silently.
+const LONELY_MS: u64 = 20_000;
 
 /// Why a room page cannot open.
 #[derive(Clone, Debug, PartialEq)]
@@ -321,6 +335,9 @@ fn open_room(kind: GameKind) -> Setup {
         first_peer_at: None,
         alone_since: None,
         last_second: 0,
+        loop_ended: Rc::new(std::cell::Cell::new(false)),
+        stale_since: None,
+        link_had_peer: false,
     })))
 }
 
@@ -467,6 +484,7 @@ fn start_connect(net: &Rc<RefCell<Net>>) {
         let ice = ice_servers().await;
         let url = ws_url(&net.borrow().session.invite().room_name());
         let (link, message_loop) = Link::connect(&url, &ice);
+        let ended = Rc::new(std::cell::Cell::new(false));
         {
             let mut n = net.borrow_mut();
             n.connecting = false;
@@ -474,24 +492,38 @@ fn start_connect(net: &Rc<RefCell<Net>>) {
                 return;
             }
             n.link = Some(link);
+            n.loop_ended = ended.clone();
+            n.stale_since = None;
+            n.link_had_peer = false;
             n.relay = Relay::Joined;
         }
         spawn_local(async move {
             let _ = message_loop.await;
+            ended.set(true);
         });
     });
 }
 
-fn link_lost(net: &Rc<RefCell<Net>>, now: u64) {
+/// Drops the socket and plans the next one, with back-off. A socket that ended on its own is
+/// asked about (why did the relay close it?); a stale one we replace is not.
+fn link_lost(net: &Rc<RefCell<Net>>, now: u64, stale: bool) {
     let room = {
         let mut n = net.borrow_mut();
         n.link = None;
+        n.stale_since = None;
         n.attempts += 1;
-        let delay = (1000u64 << n.attempts.min(4)).min(10_000);
+        let delay = (500u64 << n.attempts.min(5)).min(10_000);
         n.relay = Relay::Down {
-            why: "La connexion au relais a été coupée.",
+            why: if stale {
+                "Reconnexion à votre adversaire…"
+            } else {
+                "La connexion au relais a été coupée."
+            },
             retry_at: now + delay,
         };
+        if stale {
+            return;
+        }
         n.session.invite().room_name()
     };
     let net = net.clone();
@@ -513,15 +545,31 @@ fn tick(net: &Rc<RefCell<Net>>) -> bool {
         if n.closed {
             return false;
         }
-        let mut lost = false;
+        let mut lost = None;
         if let Some(link) = n.link.as_mut() {
             let effects = link.pump(&mut n.session, now);
-            lost = link.is_closed();
+            if link.is_closed() || n.loop_ended.get() {
+                lost = Some(false);
+            }
+            // The peer we met is gone (or silent) while this socket stays open: replace the
+            // socket after a short while.
+            let live = link.has_peer() && n.session.presence() == Presence::Here;
+            if live || !matches!(n.session.presence(), Presence::Away { .. }) {
+                n.stale_since = None;
+            } else {
+                let limit = if n.link_had_peer { STALE_MS } else { LONELY_MS };
+                if now.saturating_sub(*n.stale_since.get_or_insert(now)) >= limit {
+                    lost = lost.or(Some(true));
+                }
+            }
             if link.has_peer() {
+                n.link_had_peer = true;
                 if n.first_peer_at.is_none() {
                     n.first_peer_at = Some(performance_now());
                 }
-                n.attempts = 0;
+                if live {
+                    n.attempts = 0;
+                }
                 n.alone_since = None;
             } else if n.session.game().is_none() && n.session.seat() == Seat::Guest {
                 n.alone_since.get_or_insert(now);
@@ -545,8 +593,8 @@ fn tick(net: &Rc<RefCell<Net>>) -> bool {
         }
         lost
     };
-    if lost {
-        link_lost(net, now);
+    if let Some(stale) = lost {
+        link_lost(net, now, stale);
         changed = true;
     }
     changed
