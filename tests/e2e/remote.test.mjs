@@ -303,13 +303,13 @@ test('join by code; malformed link, other game and full room get clear messages'
   await copy.page.goto(`${relay.url}/`);
   await copy.page.evaluate((v) => sessionStorage.setItem('meta-morpion-online-seat-v1', v), saved);
   await copy.page.goto(g.page.url());
-  await copy.page.getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
+  await copy.page.locator('[data-room-full]').waitFor({ timeout: 20000 });
   await copy.context.close();
   await playTurn(g.page, h.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
 
   // A third visitor with the full link: the room is full.
   await third.page.goto(link);
-  await third.page.getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
+  await third.page.locator('[data-room-full]').getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
   await screenshot(third.page, 'remote-room-full-desktop');
 
   // The same link on the other game's page, and a damaged link.
@@ -326,6 +326,10 @@ test('join by code; malformed link, other game and full room get clear messages'
   await third.page.locator('[data-presence="waiting"]').waitFor();
   await third.page.getByText("Personne n'a ouvert ce salon depuis 30 secondes").waitFor({ timeout: 45000 });
   await screenshot(third.page, 'remote-room-expired-desktop');
+  // Leaving such a room needs no one's answer.
+  await third.page.getByRole('button', { name: 'Quitter le salon' }).click();
+  await third.page.getByRole('dialog').getByRole('button', { name: 'Quitter le salon' }).click();
+  await third.page.locator('[data-presence="left"]').waitFor();
   for (const p of [h, g, third]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|409|Failed to load/.test(e)), []);
   for (const p of [h, g, third]) await p.context.close();
 });

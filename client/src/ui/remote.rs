@@ -256,6 +256,8 @@ struct Net {
     stale_since: Option<u64>,
     /// The current socket has had a peer.
     link_had_peer: bool,
+    /// The relay said the room is full (a third visitor, or a copy of a tab already in it).
+    full: bool,
 }
 
 /// A socket that lost the peer it had for this long is replaced by a new one: after a relay
@@ -338,6 +340,7 @@ fn open_room(kind: GameKind) -> Setup {
         loop_ended: Rc::new(std::cell::Cell::new(false)),
         stale_since: None,
         link_had_peer: false,
+        full: false,
     })))
 }
 
@@ -466,9 +469,11 @@ async fn ice_servers() -> Vec<IceServer> {
 
 /// Why the relay closed our socket, asked over plain HTTP (a browser cannot read the status of
 /// a refused websocket handshake).
+const ROOM_FULL: &str = "Salon complet : deux joueurs y sont déjà.";
+
 async fn refusal_reason(room: &str) -> &'static str {
     match fetch(&format!("/ws/{room}")).await.map(|r| r.status()) {
-        Some(409) => "Salon complet : deux joueurs y sont déjà.",
+        Some(409) => ROOM_FULL,
         Some(403) => "Ce relais n'accepte pas les pages venues d'une autre adresse.",
         Some(429) | Some(503) => "Le relais est surchargé.",
         Some(400) => "Ce nom de salon est refusé par le relais.",
@@ -529,7 +534,9 @@ fn link_lost(net: &Rc<RefCell<Net>>, now: u64, stale: bool) {
     let net = net.clone();
     spawn_local(async move {
         let why = refusal_reason(&room).await;
-        if let Relay::Down { why: w, .. } = &mut net.borrow_mut().relay {
+        let mut n = net.borrow_mut();
+        n.full = why == ROOM_FULL;
+        if let Relay::Down { why: w, .. } = &mut n.relay {
             *w = why;
         }
     });
@@ -542,7 +549,8 @@ fn tick(net: &Rc<RefCell<Net>>) -> bool {
     let lost = {
         let mut guard = net.borrow_mut();
         let n = &mut *guard;
-        if n.closed {
+        // After leaving, the socket carries the goodbye while it lasts; no new one.
+        if n.closed || (n.left && n.link.is_none()) {
             return false;
         }
         let mut lost = None;
@@ -569,6 +577,7 @@ fn tick(net: &Rc<RefCell<Net>>) -> bool {
                 }
                 if live {
                     n.attempts = 0;
+                    n.full = false;
                 }
                 n.alone_since = None;
             } else if n.session.game().is_none() && n.session.seat() == Seat::Guest {
@@ -628,6 +637,12 @@ fn dispatch(net: &Rc<RefCell<Net>>, event: Event) {
                 _ => {}
             }
             n.handle(effects);
+        }
+        // Leaving a room whose host never came: there is no one to tell.
+        Err(_) if command == engine::session::Command::Leave => {
+            n.left = true;
+            n.link = None;
+            forget(n.kind);
         }
         Err(e) => n.local.refused(&n.session, e),
     }
@@ -838,6 +853,8 @@ fn room_view(
             <MetaBoard game={*g} focus={n.local.cell}
                 on_activate={act.reform(Event::Cell)} on_key={on_key} node={board.clone()} />
         },
+        None if n.full => html! { <div class="board-placeholder">{ "Salon complet" }</div> },
+        None if n.left => html! { <div class="board-placeholder">{ "Salon quitté" }</div> },
         None => html! { <div class="board-placeholder">{ "Connexion à l'hôte du salon…" }</div> },
     };
 
@@ -1173,7 +1190,11 @@ fn room_view(
                             if n.taken {
                                 <p class="notice" role="alert">{ "Ce salon a déjà ses deux joueurs : votre place n'y est pas reconnue." }</p>
                             }
-                            if let Some(t) = relay_text { <p class="hint relay" data-relay="">{ t }</p> }
+                            if n.full {
+                                <p class="notice" role="alert" data-room-full="">{ ROOM_FULL }</p>
+                            } else if let Some(t) = relay_text {
+                                <p class="hint relay" data-relay="">{ t }</p>
+                            }
                             if let Some(t) = expired { <p class="notice" data-expired="">{ t }</p> }
                         }
                         <div class="actions">
