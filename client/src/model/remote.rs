@@ -95,6 +95,10 @@ impl Local {
     /// Handles one event; returns the command to send, if any (then report a refusal with
     /// [`Local::refused`]).
     pub fn update(&mut self, s: &Session, event: Event) -> Option<Command> {
+        // A new action replaces the last notice (arrows only move the focus).
+        if !matches!(event, Event::Arrow(_) | Event::DialogLimit(_)) {
+            self.notice = None;
+        }
         match event {
             Event::Point(p) => {
                 self.point = p;
@@ -651,7 +655,11 @@ mod tests {
     fn endings_name_the_winner_and_the_reason() {
         let mut p = Pair::new(GameKind::Meta);
         let (mut host, _) = (Local::default(), Local::default());
+        host.notice = Some("Demande retirée.".into());
+        p.ui(0, &mut host, Event::Arrow(Direction::Left));
+        assert!(host.notice.is_some(), "moving the focus keeps the notice");
         p.ui(0, &mut host, Event::AskResign);
+        assert_eq!(host.notice, None, "a new action replaces it");
         p.ui(0, &mut host, Event::Confirm);
         assert_eq!(status(&p.sides[1]), "Rouge (vous) gagne : Bleu abandonne.");
         assert_eq!(status(&p.sides[0]), "Rouge gagne : Bleu (vous) abandonne.");

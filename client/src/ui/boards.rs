@@ -25,6 +25,9 @@ pub struct MorrisBoardProps {
     pub on_key: Callback<KeyboardEvent>,
     /// The SVG element, for moving the DOM focus.
     pub node: NodeRef,
+    /// The game was ended outside its rules (resignation, agreed draw…): show no move hints.
+    #[prop_or_default]
+    pub frozen: bool,
 }
 
 /// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
@@ -33,7 +36,11 @@ pub struct MorrisBoardProps {
 pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     let g = &props.game;
     let destinations = props.selected.map_or(Points::EMPTY, |p| g.destinations(p));
-    let capturable = g.capturable();
+    let capturable = if props.frozen {
+        Points::EMPTY
+    } else {
+        g.capturable()
+    };
     let last = g.last_turn();
     let lines = links().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
@@ -156,6 +163,9 @@ pub struct MetaBoardProps {
     pub on_key: Callback<KeyboardEvent>,
     /// The SVG element, for moving the DOM focus.
     pub node: NodeRef,
+    /// The game was ended outside its rules (resignation, agreed draw…): show no move hints.
+    #[prop_or_default]
+    pub frozen: bool,
 }
 
 /// The Ultimate tic-tac-toe board: cells with `data-cell` / `data-piece`, playable boards, closed
@@ -168,7 +178,7 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
     let boards = (0..9u8).map(|b| {
         let (x, y) = board_xy(b);
         let state = g.small_board(b);
-        let playable = g.is_playable_board(b);
+        let playable = !props.frozen && g.is_playable_board(b);
         let grid = (1..3).map(|i| {
             let d = i * CELL;
             html! {

@@ -846,11 +846,11 @@ fn room_view(
 
     let board_html = match s.game() {
         Some(AnyGame::Morris(g)) => html! {
-            <MorrisBoard game={g.clone()} selected={n.local.selected} focus={n.local.point}
+            <MorrisBoard game={g.clone()} selected={n.local.selected} focus={n.local.point} frozen={room.ending.is_some()}
                 on_activate={act.reform(Event::Point)} on_key={on_key} node={board.clone()} />
         },
         Some(AnyGame::Meta(g)) => html! {
-            <MetaBoard game={*g} focus={n.local.cell}
+            <MetaBoard game={*g} focus={n.local.cell} frozen={room.ending.is_some()}
                 on_activate={act.reform(Event::Cell)} on_key={on_key} node={board.clone()} />
         },
         None if n.full => html! { <div class="board-placeholder">{ "Salon complet" }</div> },
