@@ -463,6 +463,10 @@ pub struct Session {
     presence: Presence,
     last_heard: u64,
     last_heads_sent: Option<u64>,
+    /// When we last resent entries on request, and from which sequence numbers: heads are
+    /// unsigned and cheap, a resend is not, so the same request within [`RESEND_MS`] is
+    /// answered once.
+    last_resend: Option<(u64, [u32; 2])>,
     /// The other seat's open proposal and when we first saw it while live (our 60 s count
     /// starts there; `None` until we are connected, e.g. right after a reload).
     their_proposal_seen: Option<(u32, Option<u64>)>,
@@ -475,6 +479,11 @@ pub struct Session {
 
 /// Entries kept aside ahead of a gap, at most.
 const MAX_PENDING: usize = 256;
+
+/// A request for entries we resent less than this long ago (ms) gets nothing more: an honest
+/// peer asks again with its next heartbeat, a hostile one cannot make us resend the whole
+/// transcript on every (unsigned) heads message.
+pub const RESEND_MS: u64 = 1_000;
 
 impl Session {
     /// The host's side: writes its `Hello` at once. The seed must be the one the invitation's
@@ -518,6 +527,7 @@ impl Session {
             presence: Presence::Waiting,
             last_heard: 0,
             last_heads_sent: None,
+            last_resend: None,
             their_proposal_seen: None,
             forked: false,
             restored: false,
@@ -805,6 +815,8 @@ impl Session {
     /// The data channel opened (or reopened): offer our heads so the peers resynchronise.
     pub fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
         self.last_heard = now;
+        // A new connection (perhaps a reloaded tab) may have lost what we sent before.
+        self.last_resend = None;
         let mut out = Vec::new();
         if self.presence != Presence::Here {
             self.presence = Presence::Here;
@@ -817,6 +829,7 @@ impl Session {
 
     /// The data channel closed.
     pub fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
+        self.last_resend = None;
         if matches!(self.presence, Presence::Away { .. }) {
             return Vec::new();
         }
@@ -987,6 +1000,15 @@ impl Session {
             }
             we_lack |= have > mine;
         }
+        let asked_again = self.last_resend.is_some_and(|(at, from)| {
+            now < at.saturating_add(RESEND_MS) && resend[0] >= from[0] && resend[1] >= from[1]
+        });
+        if asked_again {
+            if we_lack {
+                out.push(self.send_heads(now));
+            }
+            return out;
+        }
         // Send in fold order so each entry's references arrive before it.
         let order: Vec<Entry> = self
             .chains
@@ -996,6 +1018,9 @@ impl Session {
             .filter(|e| e.seq() >= resend[e.seat().index()])
             .cloned()
             .collect();
+        if !order.is_empty() {
+            self.last_resend = Some((now, resend));
+        }
         for batch in order.chunks(MAX_BATCH) {
             out.push(Effect::Send(wire::encode(&Message::Entries(
                 batch.to_vec(),

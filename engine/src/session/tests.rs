@@ -1421,3 +1421,52 @@ mod review {
         );
     }
 }
+
+#[test]
+fn repeated_heads_asking_for_everything_get_one_resend_per_second() {
+    let mut p = Pair::new(GameKind::Morris, 100);
+    play_some(&mut p, 12);
+    let total = p.host.entries().len();
+    let empty = Heads {
+        count: [0, 0],
+        last: [Digest32::ZERO, Digest32::ZERO],
+    };
+    let ask = encode(&Message::Heads(empty));
+    let sent_entries = |out: &[Effect]| -> usize {
+        out.iter()
+            .map(|e| match e {
+                Effect::Send(m) => match decode_message(m) {
+                    Ok(Message::Entries(v)) => v.len(),
+                    _ => 0,
+                },
+                _ => 0,
+            })
+            .sum()
+    };
+    let t = p.now + 10;
+    let first = p.host.receive(&ask, t);
+    assert_eq!(
+        sent_entries(&first),
+        total,
+        "the first request gets the whole transcript"
+    );
+    for i in 1..100 {
+        let again = p.host.receive(&ask, t + i);
+        assert_eq!(sent_entries(&again), 0, "request {i} within the second");
+    }
+    let later = p.host.receive(&ask, t + RESEND_MS);
+    assert_eq!(sent_entries(&later), total, "asked again a second later");
+    // A request for less (a suffix of what was just sent) inside the second is a repeat too.
+    let mut heads = p.host.heads();
+    heads.count[0] -= 1;
+    heads.last[0] = p
+        .host
+        .chains
+        .hash_at(Seat::Host, heads.count[0] - 1)
+        .unwrap();
+    let out = p
+        .host
+        .receive(&encode(&Message::Heads(heads)), t + RESEND_MS + 1);
+    assert_eq!(sent_entries(&out), 0);
+    assert_eq!(p.guest.entries().len(), total, "nothing was lost meanwhile");
+}
