@@ -128,6 +128,8 @@ test('a complete Morris game through an invite link: reload, undo declined and a
 
   await join(guest, host, link);
   assert.equal(await guest.locator('main').getAttribute('data-seat'), 'invité');
+  await host.waitForFunction(() => document.title.startsWith('À vous · '));
+  assert.equal(await guest.title(), 'Jeu du moulin — à distance');
   await watchBoard(host);
   await watchBoard(guest);
   const tokens = MORRIS_GAME.split(' ');
@@ -149,7 +151,11 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   await host.getByText('Votre adversaire a refusé : annuler le dernier tour.').waitFor();
   assert.equal(await host.locator('[data-point] [data-piece], [data-point][data-piece]').count(), 4);
   await guest.getByRole('button', { name: 'Annuler' }).click();
-  await host.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
+  // The request takes the keyboard focus and the tab's title: Enter accepts.
+  await host.getByRole('alertdialog').waitFor();
+  await host.waitForFunction(() => document.activeElement?.textContent === 'Accepter');
+  assert.match(await host.title(), /^Demande de votre adversaire · Jeu du moulin/);
+  await host.keyboard.press('Enter');
   await guest.getByText('Votre adversaire a accepté : annuler le dernier tour.').waitFor();
   await guest.locator('main[data-my-turn="true"]').waitFor();
   assert.equal(await guest.locator('[data-point][data-piece]').count(), 3);

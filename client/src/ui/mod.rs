@@ -60,7 +60,8 @@ impl Route {
         }
     }
 
-    fn title(self) -> &'static str {
+    /// The document title of the route's page.
+    pub fn title(self) -> &'static str {
         match self {
             Route::Home | Route::NotFound => "Moulin et Méta Morpion — jouer à deux",
             Route::Morris => "Jeu du moulin — deux joueurs",

@@ -732,10 +732,59 @@ pub fn RoomPage(props: &RoomProps) -> Html {
             follow_focus(&board, &selector);
         });
     }
+    {
+        // The tab's title says when the player is wanted: their move, or a proposal to answer.
+        let setup = setup.clone();
+        use_effect(move || {
+            let base = Route::Room(kind).title();
+            let title = match &*setup {
+                Setup::Ready(net) => {
+                    let n = net.borrow();
+                    if n.session.proposals()[1].is_some() && !n.left {
+                        format!("Demande de votre adversaire · {base}")
+                    } else if n.session.my_turn() {
+                        format!("À vous · {base}")
+                    } else {
+                        base.to_string()
+                    }
+                }
+                Setup::Failed(_) => base.to_string(),
+            };
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                if doc.title() != title {
+                    doc.set_title(&title);
+                }
+            }
+        });
+    }
     match &*setup {
         Setup::Failed(e) => room_error(e, kind, &props.go),
         Setup::Ready(net) => room_view(net, &update, &board, &props.go),
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct FocusFirstProps {
+    children: Html,
+}
+
+/// A dialog's row of buttons; the first one takes the keyboard focus when the dialog opens.
+#[component]
+fn FocusFirst(props: &FocusFirstProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with((), move |_| {
+            let button = node
+                .cast::<web_sys::Element>()
+                .and_then(|e| e.query_selector("button").ok().flatten())
+                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(b) = button {
+                let _ = b.focus();
+            }
+        });
+    }
+    html! { <div class="actions" ref={node}>{ props.children.clone() }</div> }
 }
 
 fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
@@ -991,10 +1040,10 @@ fn room_view(
                     data-proposal="theirs">
                     <h2 id="proposal-title">{ rm::their_proposal(open.proposal) }</h2>
                     <p class="countdown">{ left }</p>
-                    <div class="actions">
+                    <FocusFirst key={open.seq.to_string()}>
                         <button type="button" class="button" onclick={emit(Event::Reply(true))}>{ "Accepter" }</button>
                         <button type="button" class="button secondary" onclick={emit(Event::Reply(false))}>{ "Refuser" }</button>
-                    </div>
+                    </FocusFirst>
                 </div>
             </div>
         }
@@ -1064,10 +1113,10 @@ fn room_view(
                     <h2 id="local-title">{ title }</h2>
                     <p>{ body }</p>
                     { limit }
-                    <div class="actions">
+                    <FocusFirst>
                         <button type="submit" class="button">{ confirm }</button>
                         <button type="button" class="button secondary" onclick={emit(Event::Cancel)}>{ "Annuler" }</button>
-                    </div>
+                    </FocusFirst>
                 </form>
             </div>
         }
