@@ -274,6 +274,7 @@ enum RoomError {
     Malformed,
     OtherGame(GameKind, String),
     BadSave,
+    NoRandom,
 }
 
 enum Setup {
@@ -312,7 +313,7 @@ fn open_room(kind: GameKind) -> Setup {
         Some(Err(())) => return Setup::Failed(RoomError::BadSave),
         _ => {
             let Some(seed) = random::<32>() else {
-                return Setup::Failed(RoomError::Malformed);
+                return Setup::Failed(RoomError::NoRandom);
             };
             let s = Session::guest(invite, seed, Config::default(), now);
             store(kind, &s);
@@ -806,6 +807,11 @@ fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
                 });
                 html! { <p><a class="button" {href} {onclick}>{ format!("Rejoindre la partie de {}", game_name(other)) }</a></p> }
             },
+        ),
+        RoomError::NoRandom => (
+            "Navigateur non pris en charge",
+            "Ce navigateur ne fournit pas de nombres aléatoires sûrs : impossible de créer vos clés de joueur.".to_string(),
+            html! {},
         ),
         RoomError::BadSave => (
             "Sauvegarde illisible",
