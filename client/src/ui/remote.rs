@@ -1203,6 +1203,9 @@ fn room_view(
             data-first-peer-ms={n.first_peer_at.map(|t| format!("{t:.0}"))}
             data-game-number={room.game_number.to_string()}>
             <h1>{ game_name(kind) }<span class="mode">{ format!(" · à distance · vous êtes l'{seat_name}") }</span></h1>
+            // The invitation first, above the board: the one thing the host needs until the
+            // guest comes (on a phone the side panels come after the board).
+            { invite_panel.unwrap_or_default() }
             <div class="layout">
                 <section class="board-column" aria-label="Partie">
                     { players.unwrap_or_default() }
@@ -1230,7 +1233,6 @@ fn room_view(
                     if let Some(p) = progress { <p class="progress">{ p }</p> }
                 </section>
                 <aside class="side">
-                    { invite_panel.unwrap_or_default() }
                     <section class="panel room-state" aria-label="Salon">
                         <h2>{ "Salon" }</h2>
                         if n.left {
