@@ -375,6 +375,10 @@ impl Net {
                 {
                     self.taken = true;
                 }
+                // An entry ahead of a gap is kept aside until the gap fills: not a fault.
+                Effect::Event(SessionEvent::Refused {
+                    why: Refusal::Gap, ..
+                }) => {}
                 Effect::Event(
                     SessionEvent::Refused { .. }
                     | SessionEvent::Void { .. }
