@@ -652,6 +652,38 @@ mod tests {
     }
 
     #[test]
+    fn an_acceptance_crossing_our_expiry_is_found_and_worded() {
+        let mut p = Pair::new(GameKind::Meta);
+        let (mut host, mut guest) = (Local::default(), Local::default());
+        p.ui(0, &mut host, Event::Cell(Cell::from_name("e5").unwrap()));
+        p.ui(1, &mut guest, Event::Cell(Cell::from_name("e6").unwrap()));
+        p.ui(1, &mut guest, Event::Undo);
+        let (open, _) = p.sides[1].proposals()[0].expect("the guest's request");
+        // The host accepts just before the guest's minute runs out; the guest's withdrawal
+        // crosses it on the way.
+        let start = p.now;
+        let accept = p.sides[0]
+            .act(Command::Reply { accept: true }, start + 59_000)
+            .unwrap();
+        let expiry = p.sides[1].tick(start + 60_001);
+        assert!(expiry.contains(&Effect::Event(engine::session::Event::ProposalExpired)));
+        p.now = start + 60_002;
+        p.deliver(0, accept);
+        p.deliver(1, expiry);
+        assert_eq!(p.sides[0].room(), p.sides[1].room(), "both agree");
+        assert_eq!(answer_to(&p.sides[1], open.seq), Some(true));
+        assert_eq!(
+            p.sides[1].game().unwrap().turns(),
+            1,
+            "the undo was granted"
+        );
+        assert_eq!(
+            closed_proposal(&p.sides[1], open.seq, open.proposal),
+            "Votre adversaire a accepté : annuler le dernier tour."
+        );
+    }
+
+    #[test]
     fn endings_name_the_winner_and_the_reason() {
         let mut p = Pair::new(GameKind::Meta);
         let (mut host, _) = (Local::default(), Local::default());

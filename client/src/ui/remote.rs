@@ -236,6 +236,8 @@ struct Net {
     local: Local,
     /// Our open proposal as last seen, to tell how it closed.
     mine_open: Option<(u32, engine::session::Proposal)>,
+    /// Our last proposal that ran out, until another opens.
+    expired: Option<(u32, engine::session::Proposal)>,
     /// We left the room.
     left: bool,
     /// Another key holds our seat (a third visitor).
@@ -331,6 +333,7 @@ fn open_room(kind: GameKind) -> Setup {
         closed: false,
         local: Local::default(),
         mine_open,
+        expired: None,
         left: false,
         taken: false,
         exporting: false,
@@ -366,7 +369,8 @@ impl Net {
                     }
                 }
                 Effect::Event(SessionEvent::ProposalExpired) => {
-                    self.mine_open = None;
+                    // An acceptance may still have crossed our withdrawal: keep watching.
+                    self.expired = self.mine_open.take();
                     self.local.notice = Some("Votre demande a expiré sans réponse.".to_string());
                 }
                 Effect::Event(SessionEvent::Refused { seat, why, .. })
@@ -399,7 +403,18 @@ impl Net {
     }
 
     fn proposals_changed(&mut self) {
+        if let Some((seq, p)) = self.expired {
+            // The two peers fold an acceptance that crossed our expiry the same way; if it
+            // came first, the request was granted after all: say so.
+            if rm::answer_to(&self.session, seq) == Some(true) {
+                self.local.notice = Some(rm::closed_proposal(&self.session, seq, p));
+                self.expired = None;
+            }
+        }
         let now = self.session.proposals()[0].map(|(o, _)| (o.seq, o.proposal));
+        if now.is_some() {
+            self.expired = None;
+        }
         if let Some((seq, p)) = self.mine_open {
             if now.map(|m| m.0) != Some(seq) {
                 self.local.notice = Some(rm::closed_proposal(&self.session, seq, p));
