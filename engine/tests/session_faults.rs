@@ -7,7 +7,7 @@ use engine::session::wire::{encode, Header};
 use engine::session::{
     Body, Command, Config, Effect, Entry, Invite, Message, Proposal, Seat, Session, Step,
 };
-use engine::{AnyGame, Game, GameKind};
+use engine::{AnyGame, GameKind};
 use proptest::prelude::*;
 use std::collections::VecDeque;
 
@@ -93,16 +93,8 @@ impl Net {
 }
 
 fn step_for(g: &AnyGame, pick: u32) -> Option<Step> {
-    match g {
-        AnyGame::Morris(m) => {
-            let a = m.legal_actions();
-            (!a.is_empty()).then(|| Step::from_morris(a[pick as usize % a.len()]))
-        }
-        AnyGame::Meta(m) => {
-            let a = m.legal_actions();
-            (!a.is_empty()).then(|| Step::from_cell(a[pick as usize % a.len()]))
-        }
-    }
+    let steps = Step::legal(g);
+    (!steps.is_empty()).then(|| steps[pick as usize % steps.len()])
 }
 
 fn run(kind: GameKind, ops: &[(u8, u32)]) -> Net {

@@ -119,16 +119,8 @@ pub(super) fn play(step: Step) -> Body {
 
 /// A legal step of the current game, chosen by `pick`.
 pub(super) fn legal_step(g: &AnyGame, pick: usize) -> Step {
-    match g {
-        AnyGame::Morris(m) => {
-            let a = m.legal_actions();
-            Step::from_morris(a[pick % a.len()])
-        }
-        AnyGame::Meta(m) => {
-            let a = m.legal_actions();
-            Step::from_cell(a[pick % a.len()])
-        }
-    }
+    let steps = Step::legal(g);
+    steps[pick % steps.len()]
 }
 
 fn play_some(p: &mut Pair, steps: usize) {
@@ -606,8 +598,9 @@ fn the_hosts_hello_proves_the_secret_and_binds_an_unknown_host_key() {
     );
 }
 
-#[test]
-fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
+/// A copy of the host's tab (same keys, restored from its save) plays a move while the host
+/// plays another: the guest receives both.
+fn copied_host_tab_writes() -> Pair {
     let mut p = Pair::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
     let mut copy = Session::restore(p.host.save()).unwrap();
@@ -622,6 +615,12 @@ fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
             p.route(Seat::Guest, r);
         }
     }
+    p
+}
+
+#[test]
+fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
+    let mut p = copied_host_tab_writes();
     assert!(p.events.contains(&(Seat::Guest, Event::Fork(Seat::Host))));
     assert!(p.guest.forked() && p.guest.suspended());
     assert_eq!(p.guest.fork_proofs().len(), 1);
@@ -1091,6 +1090,121 @@ fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
 
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
 /// confirmed flaw. Names start with `review_`.
+/// The room keeps the current game's record in algebraic notation (what « Exporter la partie »
+/// downloads): replaying it gives the game both peers hold, through undos (including one taken
+/// during a pending capture) and new games.
+mod record {
+    use super::*;
+    use crate::morris::{Morris, Phase};
+
+    fn run(p: &mut Pair, seat: Seat, c: Command) {
+        p.now += 1;
+        p.act(seat, c).expect("a legal command");
+        p.pump();
+        p.assert_in_sync();
+    }
+
+    fn morris(p: &Pair) -> Morris {
+        match p.host.game() {
+            Some(AnyGame::Morris(g)) => g.clone(),
+            _ => unreachable!(),
+        }
+    }
+
+    /// Replays the record from a fresh game with the same limit.
+    fn replayed(p: &Pair) -> Morris {
+        let limit = morris(p).max_turns() as u32;
+        crate::record::replay(
+            Morris::with_max_turns(limit).unwrap(),
+            &p.guest.room().record(),
+        )
+        .expect("the record replays")
+    }
+
+    #[test]
+    fn the_record_replays_to_the_shared_game_through_undos_and_new_games() {
+        let mut p = Pair::new(GameKind::Morris, 200);
+        let mut undone_during_capture = false;
+        let mut seed = 7u64;
+        for _ in 0..160 {
+            let g = morris(&p);
+            if g.is_over() {
+                break;
+            }
+            if g.phase() == Phase::Capture && !undone_during_capture {
+                // Take the half-played turn back: the record never held it.
+                let before = p.host.room().record();
+                let mover = p.mover();
+                run(&mut p, mover.other(), Command::Propose(Proposal::Undo));
+                run(&mut p, mover, Command::Reply { accept: true });
+                undone_during_capture = true;
+                assert!(before.len() >= p.host.room().record().len());
+                assert_eq!(replayed(&p), morris(&p));
+                continue;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mover = p.mover();
+            let step = legal_step(&AnyGame::Morris(g), (seed >> 33) as usize);
+            run(&mut p, mover, Command::Play(step));
+            let now = morris(&p);
+            if now.phase() != Phase::Capture {
+                assert_eq!(replayed(&p), now, "record {}", p.host.room().record());
+            }
+        }
+        assert!(undone_during_capture, "the random game formed no mill");
+        let turns = morris(&p).turns();
+        assert_eq!(
+            crate::record::tokens(&p.host.room().record()).count() as u32,
+            turns
+        );
+
+        // An accepted undo of a whole turn drops exactly its token.
+        if !morris(&p).is_over() {
+            let record = p.host.room().record();
+            run(&mut p, Seat::Host, Command::Propose(Proposal::Undo));
+            run(&mut p, Seat::Guest, Command::Reply { accept: true });
+            let shorter = p.host.room().record();
+            assert!(record.starts_with(&shorter) && shorter.len() < record.len());
+            assert_eq!(replayed(&p), morris(&p));
+        }
+
+        // A new game starts an empty record.
+        run(
+            &mut p,
+            Seat::Host,
+            Command::Propose(Proposal::NewGame { max_turns: None }),
+        );
+        run(&mut p, Seat::Guest, Command::Reply { accept: true });
+        assert_eq!(p.host.room().record(), "");
+    }
+
+    #[test]
+    fn a_meta_record_names_the_cells_played() {
+        let mut p = Pair::new(GameKind::Meta, 0);
+        for _ in 0..12 {
+            let g = p.host.game().unwrap().clone();
+            if g.outcome().is_some() {
+                break;
+            }
+            let mover = p.mover();
+            run(
+                &mut p,
+                mover,
+                Command::Play(legal_step(&g, g.turns() as usize)),
+            );
+        }
+        let Some(AnyGame::Meta(g)) = p.host.game() else {
+            unreachable!()
+        };
+        let replayed =
+            crate::record::replay(crate::meta::Meta::new(), &p.host.room().record()).unwrap();
+        assert_eq!(&replayed, g);
+        assert_eq!(crate::record::tokens(&p.host.room().record()).count(), 12);
+    }
+}
+
 mod review {
     use super::*;
 
@@ -1291,20 +1405,7 @@ mod review {
     /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension.
     #[test]
     fn review_a_fork_still_suspends_after_a_reload() {
-        let mut p = Pair::new(GameKind::Meta, 0);
-        play_some(&mut p, 2);
-        let mut copy = Session::restore(p.host.save()).unwrap();
-        let _ = copy.peer_connected(5);
-        let g = p.host.game().unwrap().clone();
-        let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
-        p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
-        p.pump();
-        for e in out {
-            if let Effect::Send(m) = e {
-                let r = p.guest.receive(&m, 6);
-                p.route(Seat::Guest, r);
-            }
-        }
+        let mut p = copied_host_tab_writes();
         assert!(p.guest.suspended());
         p.guest = Session::restore(p.guest.save()).unwrap();
         assert!(p.guest.suspended(), "the reload forgot the fork");

@@ -3,7 +3,7 @@
 
 use crate::meta::Cell;
 use crate::morris::{self, Point};
-use crate::GameKind;
+use crate::{AnyGame, Game, GameKind};
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -127,6 +127,19 @@ impl Step {
     /// The wire form of an Ultimate tic-tac-toe move.
     pub fn from_cell(c: Cell) -> Step {
         Step::Cell(c.index() as u8)
+    }
+
+    /// Every step the player to move may take now, in the engine's order (none once the game
+    /// is over).
+    pub fn legal(game: &AnyGame) -> Vec<Step> {
+        match game {
+            AnyGame::Morris(m) => m
+                .legal_actions()
+                .into_iter()
+                .map(Step::from_morris)
+                .collect(),
+            AnyGame::Meta(m) => m.legal_actions().into_iter().map(Step::from_cell).collect(),
+        }
     }
 
     /// The Morris step, if this is one with valid points.

@@ -6,7 +6,7 @@ use client_net::Link;
 use engine::session::{
     Command, CommandError, Config, Effect, Invite, Presence, Proposal, Session, Step,
 };
-use engine::{AnyGame, Game, GameKind};
+use engine::{AnyGame, GameKind};
 use integration_tests::Relay;
 use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
@@ -160,16 +160,8 @@ fn random_step(g: &AnyGame, seed: &mut u64) -> Step {
     *seed ^= *seed >> 7;
     *seed ^= *seed << 17;
     let pick = (*seed >> 11) as usize;
-    match g {
-        AnyGame::Morris(m) => {
-            let a = m.legal_actions();
-            Step::from_morris(a[pick % a.len()])
-        }
-        AnyGame::Meta(m) => {
-            let a = m.legal_actions();
-            Step::from_cell(a[pick % a.len()])
-        }
-    }
+    let steps = Step::legal(g);
+    steps[pick % steps.len()]
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
