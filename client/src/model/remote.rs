@@ -8,7 +8,7 @@ use super::NewGameDialog;
 use engine::meta::Cell;
 use engine::morris::{self, check_max_turns, Phase, Point};
 use engine::session::{
-    Body, Command, CommandError, Ending, Presence, Proposal, Seat, Session, Step, Void,
+    Command, CommandError, Ending, Presence, Proposal, Seat, Session, Step, Void,
 };
 use engine::{AnyGame, Direction, Game, Player};
 
@@ -443,18 +443,9 @@ pub fn status(s: &Session) -> String {
     }
 }
 
-/// How the other seat answered our proposal `seq`, if it did.
-pub fn answer_to(s: &Session, seq: u32) -> Option<bool> {
-    let them = s.seat().other();
-    s.entries().iter().rev().find_map(|e| match e.body {
-        Body::Reply { proposal, accept } if e.seat() == them && proposal == seq => Some(accept),
-        _ => None,
-    })
-}
-
 /// What happened to our proposal `p` that is no longer open, in French.
 pub fn closed_proposal(s: &Session, seq: u32, p: Proposal) -> String {
-    match answer_to(s, seq) {
+    match s.answer_to(seq) {
         Some(true) => format!("Votre adversaire a accepté : {}.", proposal_text(p)),
         Some(false) => format!("Votre adversaire a refusé : {}.", proposal_text(p)),
         None => format!("Demande close : {}.", proposal_text(p)),
@@ -671,7 +662,7 @@ mod tests {
         p.deliver(0, accept);
         p.deliver(1, expiry);
         assert_eq!(p.sides[0].room(), p.sides[1].room(), "both agree");
-        assert_eq!(answer_to(&p.sides[1], open.seq), Some(true));
+        assert_eq!(p.sides[1].answer_to(open.seq), Some(true));
         assert_eq!(
             p.sides[1].game().unwrap().turns(),
             1,

@@ -242,8 +242,9 @@ struct Net {
     left: bool,
     /// Another key holds our seat (a third visitor).
     taken: bool,
-    /// The export panel is open.
-    exporting: bool,
+    /// The export panel, when open: the transcript's and the record's download URLs, made when
+    /// it opens and again whenever the transcript grows (not on every render).
+    export: Option<(String, String)>,
     /// The invitation link was copied (or the copy failed).
     copied: Option<bool>,
     /// When this page first had its peer (`performance.now()`, ms since navigation).
@@ -336,7 +337,7 @@ fn open_room(kind: GameKind) -> Setup {
         expired: None,
         left: false,
         taken: false,
-        exporting: false,
+        export: None,
         copied: None,
         first_peer_at: None,
         alone_since: None,
@@ -366,6 +367,9 @@ impl Net {
                 Effect::Save => {
                     if !self.left {
                         store(self.kind, &self.session)
+                    }
+                    if self.export.is_some() {
+                        self.export = Some(self.export_urls());
                     }
                 }
                 Effect::Event(SessionEvent::ProposalExpired) => {
@@ -402,11 +406,18 @@ impl Net {
         changed
     }
 
+    fn export_urls(&self) -> (String, String) {
+        (
+            data_url(&self.session.export()),
+            data_url(&format!("{}\n", self.session.room().record())),
+        )
+    }
+
     fn proposals_changed(&mut self) {
         if let Some((seq, p)) = self.expired {
             // The two peers fold an acceptance that crossed our expiry the same way; if it
             // came first, the request was granted after all: say so.
-            if rm::answer_to(&self.session, seq) == Some(true) {
+            if self.session.answer_to(seq) == Some(true) {
                 self.local.notice = Some(rm::closed_proposal(&self.session, seq, p));
                 self.expired = None;
             }
@@ -1147,19 +1158,18 @@ fn room_view(
         }
     });
 
-    let exports = n.exporting.then(|| {
+    let exports = n.export.as_ref().map(|(transcript, record)| {
         let short = &s.invite().room_name()[..8];
         let prefix = match kind {
             GameKind::Morris => "moulin",
             GameKind::Meta => "meta-morpion",
         };
-        let record = room.record();
         html! {
             <div class="exports">
                 <a class="button secondary" download={format!("{prefix}-{short}.transcript")}
-                    href={data_url(&s.export())} data-export="transcript">{ "Transcript signé (.transcript)" }</a>
+                    href={transcript.clone()} data-export="transcript">{ "Transcript signé (.transcript)" }</a>
                 <a class="button secondary" download={format!("{prefix}-{short}-partie-{}.txt", room.game_number + 1)}
-                    href={data_url(&format!("{record}\n"))} data-export="record">{ "Notation de la partie (.txt)" }</a>
+                    href={record.clone()} data-export="record">{ "Notation de la partie (.txt)" }</a>
                 <p class="hint">{ "Le transcript se vérifie avec « engine verify » ; la notation se rejoue avec « engine replay »." }</p>
             </div>
         }
@@ -1168,7 +1178,10 @@ fn room_view(
         let (net, update) = (net.clone(), update.clone());
         Callback::from(move |_: MouseEvent| {
             let mut n = net.borrow_mut();
-            n.exporting = !n.exporting;
+            n.export = match n.export {
+                Some(_) => None,
+                None => Some(n.export_urls()),
+            };
             drop(n);
             update.force_update();
         })

@@ -663,6 +663,18 @@ impl Session {
         [mine, theirs]
     }
 
+    /// How the other seat answered our proposal `seq`, if it did: its reply naming it.
+    pub fn answer_to(&self, seq: u32) -> Option<bool> {
+        let them = self.seat.other();
+        (0..self.chains.len(them))
+            .rev()
+            .filter_map(|i| self.chains.get(them, i))
+            .find_map(|e| match e.body {
+                Body::Reply { proposal, accept } if proposal == seq => Some(accept),
+                _ => None,
+            })
+    }
+
     /// True when two entries of one seat share a number (a copied tab): play is suspended.
     pub fn forked(&self) -> bool {
         self.forked
