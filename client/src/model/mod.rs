@@ -7,7 +7,17 @@ pub mod morris;
 pub mod remote;
 pub mod text;
 
+use engine::morris::check_max_turns;
 use engine::{Game, Illegal};
+
+/// Reads a typed Morris turn limit (1–500), or the French refusal.
+pub fn parse_limit(text: &str) -> Result<u16, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .and_then(|n| check_max_turns(n).ok())
+        .ok_or_else(|| text::LIMIT_ERROR.to_string())
+}
 
 /// A game with its undo stack: the state at the start of each completed or pending turn.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! The hot-seat Nine Men's Morris page as a model: the game and its undo stack, the selected
 //! piece, the keyboard focus, the last refusal, the turn-limit setting and the new-game dialog.
 
-use super::text::{self, LIMIT_ERROR};
+use super::text;
 use super::{NewGameDialog, Table};
-use engine::morris::{check_max_turns, Action, Morris, Phase, Point, Points};
+use engine::morris::{Action, Morris, Phase, Point, Points};
 use engine::{Direction, Game};
 
 /// What the player did.
@@ -208,17 +208,13 @@ impl Model {
 }
 
 fn parse_limit(text: &str) -> Result<Morris, String> {
-    text.trim()
-        .parse::<u32>()
-        .ok()
-        .and_then(|n| check_max_turns(n).ok())
-        .map(|n| Morris::with_max_turns(n as u32).expect("checked"))
-        .ok_or_else(|| LIMIT_ERROR.to_string())
+    super::parse_limit(text).map(|n| Morris::with_max_turns(n as u32).expect("checked"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::text::LIMIT_ERROR;
     use engine::Player;
 
     fn p(name: &str) -> Point {

@@ -4,9 +4,9 @@
 //! focus, the last refusal and the open local dialog — and turns clicks into protocol commands.
 
 use super::text;
-use super::NewGameDialog;
+use super::{parse_limit, NewGameDialog};
 use engine::meta::Cell;
-use engine::morris::{self, check_max_turns, Phase, Point};
+use engine::morris::{self, Phase, Point};
 use engine::session::{
     Command, CommandError, Ending, Presence, Proposal, Seat, Session, Step, Void,
 };
@@ -256,15 +256,6 @@ impl Local {
         };
         Some(Command::Play(Step::from_morris(action)))
     }
-}
-
-fn parse_limit(t: &str) -> Result<u16, String> {
-    t.trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|&n| check_max_turns(n).is_ok())
-        .map(|n| n as u16)
-        .ok_or_else(|| text::LIMIT_ERROR.to_string())
 }
 
 /// Why the local player cannot move now.

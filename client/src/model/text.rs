@@ -1,7 +1,7 @@
 //! The French wording of the interface: names, labels, refusals and results.
 
 use engine::meta::SmallBoard;
-use engine::morris::Stage;
+use engine::morris::{Morris, Stage};
 use engine::{Illegal, Outcome, Player, Reason};
 
 /// « Bleu » or « Rouge ».
@@ -27,6 +27,27 @@ pub fn stage(s: Stage) -> String {
         Stage::Placing { remaining } => format!("Phase de pose ({remaining} jetons restants)"),
         Stage::Moving => "Phase de mouvement".to_string(),
         Stage::Flying => "Phase de saut".to_string(),
+    }
+}
+
+/// Under a Morris player: stage and pieces on the board.
+pub fn morris_player(g: &Morris, p: Player) -> String {
+    format!(
+        "{} · {} sur le plateau",
+        stage(g.stage(p)),
+        match g.pieces_on_board(p) {
+            1 => "1 pion".to_string(),
+            n => format!("{n} pions"),
+        }
+    )
+}
+
+/// Under an Ultimate tic-tac-toe player: small boards won.
+pub fn boards_won(n: u8) -> String {
+    match n {
+        0 => "Aucune grille gagnée".to_string(),
+        1 => "1 grille gagnée".to_string(),
+        n => format!("{n} grilles gagnées"),
     }
 }
 

@@ -136,6 +136,35 @@ pub fn Actions(props: &ActionsProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
+pub struct LimitFieldProps {
+    /// The limit as typed.
+    pub value: AttrValue,
+    #[prop_or_default]
+    pub disabled: bool,
+    /// The typed value was refused.
+    pub invalid: bool,
+    /// The new text on each keystroke.
+    pub on_input: Callback<String>,
+}
+
+/// The Morris turn-limit field, « Limite de tours (1 à 500) », wherever it is set.
+#[component]
+pub fn LimitField(props: &LimitFieldProps) -> Html {
+    let oninput = props.on_input.reform(|e: InputEvent| {
+        e.target_unchecked_into::<web_sys::HtmlInputElement>()
+            .value()
+    });
+    html! {
+        <label class="limit">
+            { "Limite de tours (1 à 500) " }
+            <input type="number" min="1" max="500" inputmode="numeric"
+                value={props.value.clone()} disabled={props.disabled} {oninput}
+                aria-invalid={props.invalid.to_string()} />
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
 pub struct DialogProps {
     pub dialog: NewGameDialog,
     /// Shows the turn-limit field (Morris).
@@ -157,10 +186,6 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
             }
         });
     }
-    let on_input = props.on_limit.reform(|e: InputEvent| {
-        e.target_unchecked_into::<web_sys::HtmlInputElement>()
-            .value()
-    });
     let on_submit = {
         let confirm = props.on_confirm.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -184,12 +209,8 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
                 <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
                 <p>{ "La partie en cours sera abandonnée." }</p>
                 if props.with_limit {
-                    <label class="limit">
-                        { "Limite de tours (1 à 500) " }
-                        <input type="number" min="1" max="500" inputmode="numeric"
-                            value={props.dialog.limit_text.clone()} oninput={on_input}
-                            aria-invalid={props.dialog.error.is_some().to_string()} />
-                    </label>
+                    <LimitField value={props.dialog.limit_text.clone()}
+                        invalid={props.dialog.error.is_some()} on_input={props.on_limit.clone()} />
                     if let Some(e) = &props.dialog.error {
                         <p class="notice" role="alert">{ e.clone() }</p>
                     }

@@ -6,6 +6,7 @@ use super::common::{
     use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard, Status,
 };
 use crate::model::meta::{Event, Model};
+use crate::model::text;
 use engine::meta::Cell;
 use engine::{Direction, Game, Player};
 use yew::prelude::*;
@@ -38,11 +39,7 @@ pub fn MetaPage() -> Html {
     let g = m.game();
     let playing = g.outcome().is_none();
     let me = g.to_move();
-    let won = |p: Player| match g.boards_won(p) {
-        0 => "Aucune grille gagnée".to_string(),
-        1 => "1 grille gagnée".to_string(),
-        n => format!("{n} grilles gagnées"),
-    };
+    let won = |p: Player| text::boards_won(g.boards_won(p));
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
 
     html! {

@@ -3,7 +3,8 @@
 
 use super::boards::MorrisBoard;
 use super::common::{
-    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard, Status,
+    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, LimitField, PlayerCard,
+    Status,
 };
 use crate::model::morris::{Event, Model};
 use crate::model::text;
@@ -39,24 +40,9 @@ pub fn MorrisPage() -> Html {
     let g = m.game();
     let me = g.to_move();
 
-    let detail = |p: Player| {
-        format!(
-            "{} · {} sur le plateau",
-            text::stage(g.stage(p)),
-            match g.pieces_on_board(p) {
-                1 => "1 pion".to_string(),
-                n => format!("{n} pions"),
-            }
-        )
-    };
+    let detail = |p: Player| text::morris_player(g, p);
     let playing = g.outcome().is_none();
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-    let on_limit = dispatch.reform(|e: InputEvent| {
-        Event::Limit(
-            e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                .value(),
-        )
-    });
 
     html! {
         <main class="page game morris">
@@ -86,12 +72,8 @@ pub fn MorrisPage() -> Html {
                     <p>{ "Trois pions alignés sur une ligne forment un moulin : le joueur capture alors un pion adverse, un seul même pour deux moulins à la fois. Les pions adverses dans un moulin sont protégés, sauf si tous le sont. Ouvrir un moulin puis le refermer permet une nouvelle capture." }</p>
                     <p>{ "Une fois la pose terminée, un joueur réduit à trois pions peut sauter vers n'importe quel point libre." }</p>
                     <p>{ "On perd avec moins de trois pions (réserve comprise) ou si l'on ne peut plus bouger. La partie est nulle à la troisième répétition d'une même position, ou à la limite de tours : chaque pose ou déplacement compte pour un tour, capture comprise." }</p>
-                    <label class="limit">
-                        { "Limite de tours (1 à 500) " }
-                        <input type="number" min="1" max="500" inputmode="numeric"
-                            value={m.limit_text.clone()} disabled={!m.limit_editable()}
-                            oninput={on_limit} aria-invalid={m.limit_error.is_some().to_string()} />
-                    </label>
+                    <LimitField value={m.limit_text.clone()} disabled={!m.limit_editable()}
+                        invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
                     if let Some(e) = &m.limit_error {
                         <p class="notice" role="alert">{ e.clone() }</p>
                     } else if !m.limit_editable() {

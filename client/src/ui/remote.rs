@@ -4,16 +4,17 @@
 //! saves, renders and turns clicks into commands (through [`crate::model::remote`]).
 
 use super::boards::{MetaBoard, MorrisBoard};
-use super::common::{board_key, follow_focus, BoardKey, Link as PageLink, PlayerCard, Status};
+use super::common::{
+    board_key, follow_focus, BoardKey, LimitField, Link as PageLink, PlayerCard, Status,
+};
 use super::{navigate_with_fragment, Route};
 use crate::model::remote::{self as rm, Dialog, Event, Local};
-use crate::model::text;
+use crate::model::{parse_limit, text};
 use client_net::{IceServer, Link};
-use engine::morris::{check_max_turns, DEFAULT_MAX_TURNS};
+use engine::morris::DEFAULT_MAX_TURNS;
 use engine::session::wire::{hex, unhex};
 use engine::session::{
-    Config, Effect, Event as SessionEvent, Invite, InviteError, Presence, Refusal, Saved, Seat,
-    Session,
+    Config, Effect, Event as SessionEvent, Invite, Presence, Refusal, Saved, Seat, Session,
 };
 use engine::{AnyGame, GameKind, Player};
 use std::cell::RefCell;
@@ -115,10 +116,10 @@ pub fn Lobby(props: &LobbyProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let max_turns = match kind {
-                GameKind::Morris => match limit.trim().parse::<u32>() {
-                    Ok(n) if check_max_turns(n).is_ok() => n as u16,
-                    _ => {
-                        limit_error.set(Some(text::LIMIT_ERROR.to_string()));
+                GameKind::Morris => match parse_limit(&limit) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        limit_error.set(Some(e));
                         return;
                     }
                 },
@@ -149,11 +150,8 @@ pub fn Lobby(props: &LobbyProps) -> Html {
     };
     let on_limit = {
         let (limit, limit_error) = (limit.clone(), limit_error.clone());
-        Callback::from(move |e: InputEvent| {
-            limit.set(
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .value(),
-            );
+        Callback::from(move |text: String| {
+            limit.set(text);
             limit_error.set(None);
         })
     };
@@ -179,11 +177,8 @@ pub fn Lobby(props: &LobbyProps) -> Html {
                 <h2>{ "Créer un salon" }</h2>
                 <p>{ "Vous recevrez un lien et un code à envoyer à votre adversaire. Vous jouerez Bleu et commencerez la première partie." }</p>
                 if kind == GameKind::Morris {
-                    <label class="limit">
-                        { "Limite de tours (1 à 500) " }
-                        <input type="number" min="1" max="500" inputmode="numeric" value={(*limit).clone()}
-                            oninput={on_limit} aria-invalid={limit_error.is_some().to_string()} />
-                    </label>
+                    <LimitField value={(*limit).clone()} invalid={limit_error.is_some()}
+                        on_input={on_limit} />
                 }
                 if let Some(e) = &*limit_error {
                     <p class="notice" role="alert">{ e.clone() }</p>
@@ -296,9 +291,7 @@ fn open_room(kind: GameKind) -> Setup {
     let fragment = location_hash();
     let invite = match Invite::from_fragment(&fragment) {
         Ok(i) => i,
-        Err(InviteError::Malformed | InviteError::BadCode | InviteError::NotOurs) => {
-            return Setup::Failed(RoomError::Malformed)
-        }
+        Err(_) => return Setup::Failed(RoomError::Malformed),
     };
     let other = invite.rules.kind();
     if other != kind {
@@ -869,19 +862,8 @@ fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
 
 fn player_detail(g: &AnyGame, p: Player) -> String {
     match g {
-        AnyGame::Morris(m) => format!(
-            "{} · {} sur le plateau",
-            text::stage(m.stage(p)),
-            match m.pieces_on_board(p) {
-                1 => "1 pion".to_string(),
-                n => format!("{n} pions"),
-            }
-        ),
-        AnyGame::Meta(m) => match m.boards_won(p) {
-            0 => "Aucune grille gagnée".to_string(),
-            1 => "1 grille gagnée".to_string(),
-            n => format!("{n} grilles gagnées"),
-        },
+        AnyGame::Morris(m) => text::morris_player(m, p),
+        AnyGame::Meta(m) => text::boards_won(m.boards_won(p)),
     }
 }
 
@@ -1108,20 +1090,10 @@ fn room_view(
         };
         let limit = match (d, s.seat(), kind) {
             (Dialog::NewGame(nd), Seat::Host, GameKind::Morris) => {
-                let on_input = act.reform(|e: InputEvent| {
-                    Event::DialogLimit(
-                        e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                            .value(),
-                    )
-                });
                 html! {
                     <>
-                        <label class="limit">
-                            { "Limite de tours (1 à 500) " }
-                            <input type="number" min="1" max="500" inputmode="numeric"
-                                value={nd.limit_text.clone()} oninput={on_input}
-                                aria-invalid={nd.error.is_some().to_string()} />
-                        </label>
+                        <LimitField value={nd.limit_text.clone()} invalid={nd.error.is_some()}
+                            on_input={act.reform(Event::DialogLimit)} />
                         if let Some(e) = &nd.error {
                             <p class="notice" role="alert">{ e.clone() }</p>
                         }
@@ -1195,21 +1167,11 @@ fn room_view(
                 .limit_text
                 .clone()
                 .unwrap_or_else(|| g.max_turns().to_string());
-            let on_limit = act.reform(|e: InputEvent| {
-                Event::Limit(
-                    e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                        .value(),
-                )
-            });
             html! {
                 <>
-                    <label class="limit">
-                        { "Limite de tours (1 à 500) " }
-                        <input type="number" min="1" max="500" inputmode="numeric"
-                            value={if editable { value } else { g.max_turns().to_string() }}
-                            disabled={!editable} oninput={on_limit}
-                            aria-invalid={n.local.limit_error.is_some().to_string()} />
-                    </label>
+                    <LimitField value={if editable { value } else { g.max_turns().to_string() }}
+                        disabled={!editable} invalid={n.local.limit_error.is_some()}
+                        on_input={act.reform(Event::Limit)} />
                     if let Some(e) = n.local.limit_error.clone().filter(|_| editable) {
                         <p class="notice" role="alert">{ e }</p>
                     } else if s.seat() == Seat::Guest {
