@@ -7,15 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, point, morrisClicks,
-  cell, boardString, tabIntoBoard, arrowTo, morrisCoords, metaCoords, median,
+  cell, boardString, tabIntoBoard, arrowTo, morrisCoords, metaCoords, median, MORRIS_GAME, META_GAME,
 } from './harness.mjs';
-
-// A Morris game won by Blue on pieces: placements, captures, a move, a red flight, a last capture.
-const MORRIS_GAME = 'd5 g1 c3 g7 c4 a4 c5xa4 a1 e5xg7 d1xd5 d5xa1 a1xd5 d5xa1 a1xc4 c4xg1 g1xc3 '
-  + 'c3xa1 a1xc4 d5-d6 d1-f6 d6-d5xf6';
-// A UTTT game won by Red with the middle row of boards, with a drawn small board on the way.
-const META_GAME = 'd2 b4 d1 b3 e9 d9 c9 h9 d7 a1 b1 d3 a7 a2 a5 b5 f6 g9 b9 d8 c4 h3 e8 e4 e2 d6 '
-  + 'a9 h7 f3 h8 d5 b6 f9 a3 g3 h5 f5 i6 i2 g5 h1 h2 d4 g2 g4 i1 g1 i5 i3 e5 e6 f4';
 
 let relay;
 let browser;

@@ -10,13 +10,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
   startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, morrisClicks, cell,
-  boardString, median, ENGINE_BIN,
+  boardString, median, ENGINE_BIN, MORRIS_GAME, META_GAME,
 } from './harness.mjs';
-
-const MORRIS_GAME = 'd5 g1 c3 g7 c4 a4 c5xa4 a1 e5xg7 d1xd5 d5xa1 a1xd5 d5xa1 a1xc4 c4xg1 g1xc3 '
-  + 'c3xa1 a1xc4 d5-d6 d1-f6 d6-d5xf6';
-const META_GAME = 'd2 b4 d1 b3 e9 d9 c9 h9 d7 a1 b1 d3 a7 a2 a5 b5 f6 g9 b9 d8 c4 h3 e8 e4 e2 d6 '
-  + 'a9 h7 f3 h8 d5 b6 f9 a3 g3 h5 f5 i6 i2 g5 h1 h2 d4 g2 g4 i1 g1 i5 i3 e5 e6 f4';
 
 let relay;
 let browser;
