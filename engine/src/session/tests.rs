@@ -91,6 +91,12 @@ impl Pair {
         Ok(())
     }
 
+    /// Acts (the command must be accepted) and delivers everything it caused.
+    pub fn exchange(&mut self, seat: Seat, c: Command) {
+        self.act(seat, c).unwrap();
+        self.pump();
+    }
+
     pub fn tick(&mut self, ms: u64) {
         self.now += ms;
         let now = self.now;
@@ -130,9 +136,7 @@ fn play_some(p: &mut Pair, steps: usize) {
             return;
         }
         let seat = p.mover();
-        p.act(seat, Command::Play(legal_step(&g, i * 7 + 3)))
-            .unwrap();
-        p.pump();
+        p.exchange(seat, Command::Play(legal_step(&g, i * 7 + 3)));
     }
 }
 
@@ -186,16 +190,14 @@ fn only_the_player_to_move_may_move() {
         p.act(Seat::Host, Command::Play(Step::Place(3))),
         Err(CommandError::Refused(Void::WrongGame))
     );
-    p.act(Seat::Host, Command::Play(Step::Cell(40))).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Play(Step::Cell(40)));
     assert_eq!(
         p.act(Seat::Guest, Command::Play(Step::Cell(0))),
         Err(CommandError::Refused(Void::Illegal(
             crate::Illegal::WrongBoard
         )))
     );
-    p.act(Seat::Guest, Command::Play(Step::Cell(36))).unwrap();
-    p.pump();
+    p.exchange(Seat::Guest, Command::Play(Step::Cell(36)));
     p.assert_in_sync();
 }
 
@@ -307,9 +309,7 @@ fn only_the_host_sets_options_and_only_before_the_first_move() {
         p.act(Seat::Host, Command::Settings { max_turns: 501 }),
         Err(CommandError::Refused(Void::BadRules))
     );
-    p.act(Seat::Host, Command::Settings { max_turns: 20 })
-        .unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Settings { max_turns: 20 });
     let limit = |s: &Session| match s.game() {
         Some(AnyGame::Morris(m)) => m.max_turns(),
         _ => 0,
@@ -341,17 +341,13 @@ fn undo_needs_consent_and_restores_a_pending_capture_turn() {
         (Seat::Guest, Step::Place(9)),
         (Seat::Host, Step::Place(2)),
     ] {
-        p.act(seat, Command::Play(step)).unwrap();
-        p.pump();
+        p.exchange(seat, Command::Play(step));
     }
     let pending = p.host.game().unwrap().clone();
     assert!(matches!(&pending, AnyGame::Morris(m) if m.phase() == crate::morris::Phase::Capture));
-    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
     assert!(p.guest.proposals()[1].is_some());
-    p.act(Seat::Guest, Command::Reply { accept: false })
-        .unwrap();
-    p.pump();
+    p.exchange(Seat::Guest, Command::Reply { accept: false });
     assert_eq!(p.host.game(), Some(&pending), "declined: nothing changes");
     // Declined proposals cool down, doubling.
     assert_eq!(
@@ -359,10 +355,8 @@ fn undo_needs_consent_and_restores_a_pending_capture_turn() {
         Err(CommandError::Refused(Void::CoolingDown))
     );
     p.now += room::COOLDOWN_MS;
-    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
-    p.pump();
-    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
     p.assert_in_sync();
     let g = p.host.game().unwrap();
     assert_eq!(g.turns(), 4);
@@ -377,9 +371,7 @@ fn undo_needs_consent_and_restores_a_pending_capture_turn() {
 fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
     let mut p = Pair::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
-    p.act(Seat::Guest, Command::Propose(Proposal::Draw))
-        .unwrap();
-    p.pump();
+    p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
     let deadline = p.host.proposals()[1].unwrap().1;
     assert_eq!(deadline, p.now + 60_000);
     for _ in 0..29 {
@@ -399,10 +391,8 @@ fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
         Err(CommandError::NoProposal)
     );
     // Withdrawn by hand.
-    p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
-    p.pump();
-    p.act(Seat::Host, Command::Withdraw).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Draw));
+    p.exchange(Seat::Host, Command::Withdraw);
     assert!(p.guest.room().open[0].is_none());
     p.assert_in_sync();
 }
@@ -411,8 +401,7 @@ fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
 fn an_answer_after_our_minute_is_refused_locally() {
     let mut p = Pair::new(GameKind::Meta, 0);
     play_some(&mut p, 1);
-    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
     p.now += 60_001;
     assert_eq!(
         p.act(Seat::Guest, Command::Reply { accept: true }),
@@ -426,25 +415,19 @@ fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
     let first = |p: &Pair| p.host.room().seat_of(Player::Blue);
     assert_eq!(first(&p), Seat::Host);
     play_some(&mut p, 3);
-    p.act(
+    p.exchange(
         Seat::Guest,
         Command::Propose(Proposal::NewGame { max_turns: None }),
-    )
-    .unwrap();
-    p.pump();
-    p.act(Seat::Host, Command::Reply { accept: false }).unwrap();
-    p.pump();
+    );
+    p.exchange(Seat::Host, Command::Reply { accept: false });
     assert_eq!(first(&p), Seat::Host, "a decline changes nothing");
-    p.act(
+    p.exchange(
         Seat::Host,
         Command::Propose(Proposal::NewGame {
             max_turns: Some(30),
         }),
-    )
-    .unwrap();
-    p.pump();
-    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
-    p.pump();
+    );
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
     p.assert_in_sync();
     assert_eq!(first(&p), Seat::Guest);
     assert!(p.guest.my_turn());
@@ -454,19 +437,14 @@ fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
     );
     // An undo in the new game does not change the order.
     play_some(&mut p, 1);
-    p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
-    p.pump();
-    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
     assert_eq!(first(&p), Seat::Guest);
-    p.act(
+    p.exchange(
         Seat::Guest,
         Command::Propose(Proposal::NewGame { max_turns: None }),
-    )
-    .unwrap();
-    p.pump();
-    p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
-    p.pump();
+    );
+    p.exchange(Seat::Host, Command::Reply { accept: true });
     assert_eq!(first(&p), Seat::Host, "host, guest, host");
     assert_eq!(p.host.room().game_number, 2);
 }
@@ -475,26 +453,20 @@ fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
 fn resignation_and_agreed_draws_end_the_game() {
     let mut p = Pair::new(GameKind::Meta, 0);
     play_some(&mut p, 3);
-    p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
-    p.pump();
-    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Propose(Proposal::Draw));
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
     assert_eq!(p.guest.room().ending, Some(Ending::DrawAgreed));
     assert_eq!(p.guest.room().winner(), None);
     assert_eq!(
         p.act(Seat::Host, Command::Play(Step::Cell(0))),
         Err(CommandError::Refused(Void::GameOver))
     );
-    p.act(
+    p.exchange(
         Seat::Host,
         Command::Propose(Proposal::NewGame { max_turns: None }),
-    )
-    .unwrap();
-    p.pump();
-    p.act(Seat::Guest, Command::Reply { accept: true }).unwrap();
-    p.pump();
-    p.act(Seat::Host, Command::Resign).unwrap();
-    p.pump();
+    );
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
+    p.exchange(Seat::Host, Command::Resign);
     assert_eq!(p.guest.room().ending, Some(Ending::Resigned(Seat::Host)));
     assert_eq!(p.guest.room().winner(), Some(p.guest.player()));
     p.assert_in_sync();
@@ -607,8 +579,7 @@ fn copied_host_tab_writes() -> Pair {
     let _ = copy.peer_connected(5);
     let g = p.host.game().unwrap().clone();
     let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
-    p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
-    p.pump();
+    p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
     for e in out {
         if let Effect::Send(m) = e {
             let r = p.guest.receive(&m, 6);
@@ -726,9 +697,7 @@ fn arbitrary_bytes_never_panic_the_decoder() {
 fn an_exported_transcript_verifies_and_every_byte_corruption_is_caught() {
     let mut p = Pair::new(GameKind::Morris, 100);
     play_some(&mut p, 12);
-    p.act(Seat::Guest, Command::Propose(Proposal::Draw))
-        .unwrap();
-    p.pump();
+    p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
     let text = p.guest.export();
     let v = transcript::verify(&text).unwrap();
     assert_eq!(v.game(), p.host.game());
@@ -1099,8 +1068,7 @@ mod record {
 
     fn run(p: &mut Pair, seat: Seat, c: Command) {
         p.now += 1;
-        p.act(seat, c).expect("a legal command");
-        p.pump();
+        p.exchange(seat, c);
         p.assert_in_sync();
     }
 
@@ -1260,9 +1228,7 @@ mod review {
         let mut p = Pair::new(GameKind::Meta, 0);
         p.now = 1_700_000_000_000;
         play_some(&mut p, 1);
-        p.act(Seat::Guest, Command::Propose(Proposal::Draw))
-            .unwrap();
-        p.pump();
+        p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
         p.host = Session::restore(p.host.save()).unwrap();
         let a = p.host.peer_connected(p.now);
         p.route(Seat::Host, a);
@@ -1283,8 +1249,7 @@ mod review {
         let _ = copy.peer_connected(5);
         let g = p.host.game().unwrap().clone();
         let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
-        p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
-        p.pump();
+        p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
         let m = out
             .into_iter()
             .find_map(|e| match e {
@@ -1341,16 +1306,12 @@ mod review {
     fn review_a_void_reply_changes_nothing() {
         let mut p = Pair::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
-        p.act(Seat::Host, Command::Propose(Proposal::Undo)).unwrap();
-        p.pump();
-        p.act(Seat::Guest, Command::Propose(Proposal::Undo))
-            .unwrap();
-        p.pump();
+        p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
+        p.exchange(Seat::Guest, Command::Propose(Proposal::Undo));
         let host_undo = p.host.room().open[0].expect("the host's undo is open").seq;
         // The host accepts the guest's undo: that takes back the only turn and closes the
         // host's own undo, which was about the position before it.
-        p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
-        p.pump();
+        p.exchange(Seat::Host, Command::Reply { accept: true });
         assert!(p.host.room().open[0].is_none());
         assert_eq!(
             p.act(Seat::Guest, Command::Reply { accept: true }),
@@ -1381,18 +1342,14 @@ mod review {
         let mut p = Pair::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
         assert_eq!(p.mover(), Seat::Guest);
-        p.act(
+        p.exchange(
             Seat::Guest,
             Command::Propose(Proposal::NewGame { max_turns: None }),
-        )
-        .unwrap();
-        p.pump();
+        );
         // Crossing messages: the host accepts while the guest plays its move.
         p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
         let g = p.guest.game().unwrap().clone();
-        p.act(Seat::Guest, Command::Play(legal_step(&g, 5)))
-            .unwrap();
-        p.pump();
+        p.exchange(Seat::Guest, Command::Play(legal_step(&g, 5)));
         p.assert_in_sync();
         assert_eq!(p.host.room().game_number, 1);
         assert_eq!(
