@@ -33,7 +33,11 @@ ensure_wasm_bindgen() {
     local want have
     want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$ROOT/Cargo.lock")
     [ -n "$want" ] || die "no wasm-bindgen in Cargo.lock"
-    have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }')
+    # No pipe: under `set -o pipefail` a missing wasm-bindgen would fail the assignment and
+    # `set -e` would end the script silently before the install below (exit 127).
+    have=""
+    if command -v wasm-bindgen >/dev/null; then have=$(wasm-bindgen --version 2>/dev/null) || have=""; fi
+    have=${have#wasm-bindgen }
     if [ "$have" != "$want" ]; then
         step "Installing wasm-bindgen-cli $want (a few minutes, once)"
         # Not --locked: one of its locked dependencies is missing from the registry index.
