@@ -8,4 +8,7 @@ cd "$ROOT"
 "$ROOT/scripts/build-client.sh"
 step "Starting the relay"
 cargo build --release -p signaling
-exec "$CARGO_TARGET_DIR/release/signaling" --static-dir "$ROOT/client/dist" "$@"
+relay="$CARGO_TARGET_DIR/release/signaling"
+# A failed `exec` ends the script before the ERR trap can name the step.
+[ -x "$relay" ] || die "cargo built no relay at $relay"
+exec "$relay" --static-dir "$ROOT/client/dist" "$@"

@@ -12,7 +12,7 @@ ensure_node_modules "$ROOT/client/tools"
 ensure_node_modules "$ROOT/tests/e2e"
 ensure_chromium
 ensure_nginx
-command -v python3 >/dev/null || apt_install python3
+ensure_python3
 
 step "Formatting and lints"
 cargo fmt --all --check
