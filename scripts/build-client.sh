@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
 # Builds the web client in release into client/dist: cargo (wasm32) → wasm-bindgen → wasm-opt,
-# with content-hashed file names so the relay can cache them for a year.
+# with content-hashed file names so the relay can cache them for a year. Then checks what the
+# page downloads before it can show a board against its size budget: over it, the build is in
+# client/dist but the script fails, unless given --warn-over-budget (run.sh; see there).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+
+# Size budgets in bytes of gzip -9 output; 1 KB = 1000 B.
+BUNDLE_BUDGET_BYTES=250000 # the page's initial wasm + JS
+
+over_budget=fail
+case "${1:-}" in
+    "") ;;
+    --warn-over-budget) over_budget=warn ;;
+    *) die "usage: scripts/build-client.sh [--warn-over-budget]" ;;
+esac
 
 ensure_wasm_target
 ensure_wasm_bindgen
@@ -34,9 +46,14 @@ sed "s/{{HASH}}/$hash/g" client/static/index.html > "$dist.new/index.html"
 rm -rf "$dist"
 mv "$dist.new" "$dist"
 
-gz() { gzip -9c "$1" | wc -c; }
+step "Size budget (gzip -9, 1 KB = 1000 B)"
 wasm="$dist/client-${hash}_bg.wasm"
 js="$dist/client-$hash.js"
-printf 'client/dist: wasm %s B (gzip %s B), js %s B (gzip %s B), wasm+js gzipped %s KB\n' \
-    "$(wc -c < "$wasm")" "$(gz "$wasm")" "$(wc -c < "$js")" "$(gz "$js")" \
-    "$(( ($(gz "$wasm") + $(gz "$js") + 1023) / 1024 ))"
+printf 'client/dist: wasm %s B, js %s B before compression\n' "$(wc -c < "$wasm")" "$(wc -c < "$js")"
+# One line per budgeted set of files; every budget is reported before failing.
+over=""
+check_budget "initial wasm + JS" "$BUNDLE_BUDGET_BYTES" "$wasm" "$js" || over=1
+if [ -n "$over" ]; then
+    [ "$over_budget" = warn ] || die "the client is over its size budget (see above)"
+    printf 'warning: the client is over its size budget; scripts/test.sh fails on this\n' >&2
+fi

@@ -152,3 +152,23 @@ ensure_nginx() { ensure_command nginx "Debian's nginx" nginx; }
 # For the reference rules and the cross-check (tests/reference) and nginx-two-relays.sh.
 ensure_python3() { ensure_command python3 "Python 3" python3; }
 
+# check_budget LABEL LIMIT FILE…: the files' total size compressed with gzip -9 (what a server's
+# static compression achieves at best), against LIMIT bytes. Prints the total; over the limit it
+# says so on stderr and returns 1, so that a caller can report every budget before failing.
+check_budget() {
+    local label=$1 limit=$2 total=0 size file
+    shift 2
+    [ "$#" -gt 0 ] || die "check_budget $label: no files"
+    for file in "$@"; do
+        [ -f "$file" ] || die "check_budget $label: no file $file"
+        size=$(gzip -9c "$file" | wc -c)
+        total=$((total + size))
+    done
+    if [ "$total" -gt "$limit" ]; then
+        printf 'error: %s: %s B gzipped, over its budget of %s B by %s B\n' \
+            "$label" "$total" "$limit" "$((total - limit))" >&"$ERR_FD"
+        return 1
+    fi
+    printf '%s: %s B gzipped, within its budget of %s B (%s%%)\n' \
+        "$label" "$total" "$limit" "$((total * 100 / limit))"
+}

@@ -5,7 +5,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-"$ROOT/scripts/build-client.sh"
+# Over its size budget the client is still served, with a warning: whoever runs this wants a
+# page, and the budget is the test suite's business (scripts/test.sh fails on it).
+"$ROOT/scripts/build-client.sh" --warn-over-budget
 step "Starting the relay"
 cargo build --release -p signaling
 relay="$CARGO_TARGET_DIR/release/signaling"
