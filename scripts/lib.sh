@@ -39,11 +39,14 @@ command_not_found_handle() {
 # Only the script's own shell reports; a failure inside ( … ) or $( … ) is reported once, as the
 # failure of the line that contains it.
 on_error() {
-    local status=$1 file=$2 line=$3 command=$4 why="" signal
+    local status=$1 file=$2 line=$3 command=$4 why="" signal first=${4%% *}
     [ "$BASH_SUBSHELL" = 0 ] || return 0
     case $status in
         126) why=": not executable" ;;
-        127) why=": command not found" ;;
+        # Said outright only when the command's plain first word is not on PATH: the 127 may
+        # come from a script it ran, which has said which command it missed.
+        127) if [[ $first != *[\"\'\$=\(]* ]] && ! command -v "$first" >/dev/null; then
+                 why=": command not found"; else why=": a command was not found, see above"; fi ;;
         *) if [ "$status" -gt 128 ] && signal=$(kill -l "$status" 2>/dev/null); then
                why=": killed by SIG$signal"; fi ;;
     esac

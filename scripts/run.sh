@@ -7,6 +7,7 @@ cd "$ROOT"
 
 # Over its size budget the client is still served, with a warning: whoever runs this wants a
 # page, and the budget is the test suite's business (scripts/test.sh fails on it).
+STEP="Building the client (scripts/build-client.sh)"
 "$ROOT/scripts/build-client.sh" --warn-over-budget
 step "Starting the relay"
 cargo build --release -p signaling
