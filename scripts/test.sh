@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, unit, property and integration tests, the
 # independent reference cross-check of the engine, the release client build, and the
-# headless-Chromium end-to-end suite, and two relays behind nginx. Installs what a fresh machine lacks first.
+# headless-Chromium end-to-end suite, and two relays behind nginx. Installs what a fresh machine
+# lacks first, after rehearsing that set-up on a fake fresh machine (tests/fresh-machine).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+
+# First, and in seconds: the set-up below only ever runs on machines that already have the tools.
+step "Fresh-machine rehearsal (set-up scripts with every tool hidden from PATH)"
+tests/fresh-machine/rehearse.sh
 
 ensure_wasm_target
 ensure_wasm_bindgen
