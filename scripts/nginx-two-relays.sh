@@ -29,27 +29,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A relay on a free port; prints its address once it is listening.
+# A relay on a free port; sets RELAY_ADDR once it is listening. Not to be run in $(…): the
+# relay's pid must reach PIDS in this shell, or cleanup leaves the relay running.
 start_relay() {
-    local name=$1 log="$WORK/$1.log" addr=""
+    local name=$1 log="$WORK/$1.log"
+    RELAY_ADDR=""
     "$RELAY_BIN" --addr 127.0.0.1:0 --static-dir "$WORK/no-client" --trusted-proxy 127.0.0.1 \
         >"$log.out" 2>"$log" &
     PIDS+=($!)
     for _ in $(seq 100); do
-        addr=$(sed -n 's|^Relay listening on http://\(.*\)/$|\1|p' "$log.out")
-        [ -n "$addr" ] && break
+        RELAY_ADDR=$(sed -n 's|^Relay listening on http://\(.*\)/$|\1|p' "$log.out")
+        [ -n "$RELAY_ADDR" ] && break
         sleep 0.05
     done
-    [ -n "$addr" ] || die "relay $name did not start: $(cat "$log")"
-    echo "$addr"
+    [ -n "$RELAY_ADDR" ] || die "relay $name did not start: $(cat "$log")"
 }
 
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-RELAY_A=$(start_relay a)
-RELAY_B=$(start_relay b)
+start_relay a
+RELAY_A=$RELAY_ADDR
+start_relay b
+RELAY_B=$RELAY_ADDR
 PORT=$(free_port)
 step "Relays on $RELAY_A and $RELAY_B; nginx on 127.0.0.1:$PORT"
 
