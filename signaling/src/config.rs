@@ -1,5 +1,6 @@
 //! What a self-hoster can set, and the small value types behind the settings.
 
+use relay_api::IceServer;
 use std::{fmt, net::IpAddr, path::PathBuf, str::FromStr, time::Duration};
 
 /// What a self-hoster can set. Built with [`Config::default`] then adjusted field by field, so
@@ -224,56 +225,6 @@ impl fmt::Display for IpNet {
     }
 }
 
-/// One entry of the WebRTC `iceServers` list (`RTCIceServer`): a STUN or TURN server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IceServer {
-    /// `stun:host:port`, `turn:host:port?transport=udp`, `turns:host:443?transport=tcp`, …
-    pub urls: Vec<String>,
-    /// TURN user name, if any.
-    pub username: Option<String>,
-    /// TURN password, if any.
-    pub credential: Option<String>,
-}
-
-impl IceServer {
-    /// Groups URLs as browsers want them: the STUN ones in one entry without credentials, the
-    /// TURN ones in another with `username` / `credential`.
-    pub fn from_urls(
-        urls: &[String],
-        username: Option<String>,
-        credential: Option<String>,
-    ) -> Vec<Self> {
-        let (turn, stun): (Vec<String>, Vec<String>) = urls
-            .iter()
-            .map(|url| url.trim().to_owned())
-            .filter(|url| !url.is_empty())
-            .partition(|url| url.starts_with("turn:") || url.starts_with("turns:"));
-        let mut servers = Vec::new();
-        if !stun.is_empty() {
-            servers.push(Self {
-                urls: stun,
-                username: None,
-                credential: None,
-            });
-        }
-        if !turn.is_empty() {
-            servers.push(Self {
-                urls: turn,
-                username,
-                credential,
-            });
-        }
-        servers
-    }
-
-    /// Whether a URL has a scheme WebRTC knows.
-    pub fn is_valid_url(url: &str) -> bool {
-        ["stun:", "stuns:", "turn:", "turns:"]
-            .iter()
-            .any(|scheme| url.trim().starts_with(scheme) && url.trim().len() > scheme.len())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,23 +268,5 @@ mod tests {
         assert!(listed.allows(Some("https://games.example"), Some("relay.example")));
         assert!(!listed.allows(Some("http://games.example"), Some("relay.example")));
         assert!(AllowedOrigins::from_list(&["*"]).allows(Some("null"), None));
-    }
-
-    #[test]
-    fn ice_servers_are_grouped() {
-        let urls = [
-            "stun:stun.example:3478".to_owned(),
-            "turn:turn.example:3478?transport=udp".to_owned(),
-            "turns:turn.example:443?transport=tcp".to_owned(),
-        ];
-        let servers = IceServer::from_urls(&urls, Some("u".into()), Some("p".into()));
-        assert_eq!(servers.len(), 2);
-        assert_eq!(servers[0].urls, ["stun:stun.example:3478"]);
-        assert_eq!(servers[0].username, None);
-        assert_eq!(servers[1].urls.len(), 2);
-        assert_eq!(servers[1].credential.as_deref(), Some("p"));
-        assert!(IceServer::from_urls(&[], None, None).is_empty());
-        assert!(IceServer::is_valid_url("stun:a"));
-        assert!(!IceServer::is_valid_url("http://a"));
     }
 }

@@ -63,7 +63,8 @@ use tokio::{
 use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
-pub use config::{AllowedOrigins, BadIpNet, Config, IceServer, IpNet};
+pub use config::{AllowedOrigins, BadIpNet, Config, IpNet};
+pub use relay_api::{IceServer, Refusal};
 pub use rooms::Counts;
 
 /// Serves the relay on `listener` until `shutdown` completes; see [`Server::run`].
@@ -277,7 +278,7 @@ async fn serve_connection(
 /// The whole application: `/health`, `/ice-servers`, the signalling websocket, and static files
 /// as fallback.
 fn router(config: &Config, relay: relay::Relay, stats: Stats) -> io::Result<Router> {
-    let ice = ice_servers_json(&config.ice_servers)?;
+    let ice = IceServer::list_json(&config.ice_servers);
     Ok(Router::new()
         .route("/health", get(health).with_state(stats))
         .route(
@@ -295,25 +296,6 @@ fn router(config: &Config, relay: relay::Relay, stats: Stats) -> io::Result<Rout
         .route("/ws/{room}", get(relay::websocket).with_state(relay))
         .fallback_service(static_files::router(&config.static_dir))
         .layer(middleware::from_fn(log_request)))
-}
-
-/// `{"iceServers":[{"urls":[…],"username":…,"credential":…}]}`, the shape of
-/// `RTCConfiguration.iceServers`.
-fn ice_servers_json(servers: &[IceServer]) -> io::Result<String> {
-    let servers: Vec<serde_json::Value> = servers
-        .iter()
-        .map(|server| {
-            let mut entry = serde_json::json!({ "urls": server.urls });
-            if let Some(username) = &server.username {
-                entry["username"] = username.as_str().into();
-            }
-            if let Some(credential) = &server.credential {
-                entry["credential"] = credential.as_str().into();
-            }
-            entry
-        })
-        .collect();
-    serde_json::to_string(&serde_json::json!({ "iceServers": servers })).map_err(io::Error::other)
 }
 
 async fn health(State(stats): State<Stats>) -> Response {

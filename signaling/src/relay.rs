@@ -22,6 +22,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId};
+use relay_api::Refusal;
 use tokio::{
     sync::{mpsc, watch, Notify},
     time::{sleep_until, timeout, Instant, MissedTickBehavior},
@@ -30,7 +31,7 @@ use tokio_tungstenite::tungstenite;
 use tracing::{debug, info};
 
 use crate::{
-    rooms::{Limits, Mailbox, Refusal, Rooms, Seat},
+    rooms::{Limits, Mailbox, Rooms, Seat},
     Config, IpNet,
 };
 
@@ -41,8 +42,6 @@ const QUEUE: usize = 64;
 const READ_BUFFER: usize = 4 * 1024;
 /// How long a closing socket waits for the peer's close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
-/// Longest room name accepted.
-pub(crate) const MAX_ROOM_LEN: usize = 64;
 
 /// Shared by every websocket: the rooms, the settings that apply per socket, and the shutdown
 /// signal.
@@ -208,14 +207,6 @@ impl TokenBucket {
     }
 }
 
-/// Whether a room name is acceptable: 1 to [`MAX_ROOM_LEN`] ASCII letters, digits, `-` or `_`.
-pub(crate) fn valid_room(room: &str) -> bool {
-    (1..=MAX_ROOM_LEN).contains(&room.len())
-        && room
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
 /// The client's IP: the TCP peer, or — when that is a trusted proxy — the right-most address of
 /// `X-Forwarded-For` that is not itself a trusted proxy.
 pub(crate) fn client_ip(remote: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
@@ -246,28 +237,19 @@ pub(crate) fn client_ip(remote: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) 
     client
 }
 
-/// A refusal as the client sees it: a status and `{"error":"…"}`.
-fn refuse(status: StatusCode, error: &str) -> Response {
+/// The relay's answer to a refused websocket (or to a probe of one): the status and the code
+/// both sides know from `relay_api`.
+fn refuse(refusal: Refusal) -> Response {
+    let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::BAD_REQUEST);
     (
         status,
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        format!("{{\"error\":\"{error}\"}}"),
+        refusal.body(),
     )
         .into_response()
-}
-
-impl From<Refusal> for Response {
-    fn from(refusal: Refusal) -> Self {
-        match refusal {
-            Refusal::RoomFull => refuse(StatusCode::CONFLICT, "room_full"),
-            Refusal::TooManyRooms => refuse(StatusCode::SERVICE_UNAVAILABLE, "too_many_rooms"),
-            Refusal::RelayFull => refuse(StatusCode::SERVICE_UNAVAILABLE, "relay_full"),
-            Refusal::TooManyFromIp => refuse(StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
-        }
-    }
 }
 
 /// `GET /ws/{room}`: with websocket upgrade headers, admits the peer to `room` or refuses it
@@ -282,10 +264,10 @@ pub(crate) async fn websocket(
     State(relay): State<Relay>,
 ) -> Response {
     let Ok(Path(room)) = room else {
-        return refuse(StatusCode::BAD_REQUEST, "bad_room");
+        return refuse(Refusal::BadRoom);
     };
-    if !valid_room(&room) {
-        return refuse(StatusCode::BAD_REQUEST, "bad_room");
+    if !relay_api::valid_room(&room) {
+        return refuse(Refusal::BadRoom);
     }
     let header = |name| headers.get(name).and_then(|value| value.to_str().ok());
     if !relay
@@ -294,7 +276,7 @@ pub(crate) async fn websocket(
         .allows(header(header::ORIGIN), header(header::HOST))
     {
         debug!("websocket refused: origin not allowed");
-        return refuse(StatusCode::FORBIDDEN, "origin_not_allowed");
+        return refuse(Refusal::OriginNotAllowed);
     }
     let ip = client_ip(remote.ip(), &headers, &relay.config.trusted_proxies);
 
@@ -308,7 +290,7 @@ pub(crate) async fn websocket(
                 format!("{{\"peers\":{peers}}}"),
             )
                 .into_response(),
-            Err(refusal) => refusal.into(),
+            Err(refusal) => refuse(refusal),
         };
     };
 
@@ -320,7 +302,7 @@ pub(crate) async fn websocket(
         Ok(seat) => seat,
         Err(refusal) => {
             debug!(?refusal, "websocket refused");
-            return refusal.into();
+            return refuse(refusal);
         }
     };
     debug!(peer = %id, %ip, "websocket upgrade");
@@ -344,24 +326,6 @@ async fn stopping(stop: &mut watch::Receiver<bool>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn room_names() {
-        for good in ["a", "Room_1-x", &"z".repeat(MAX_ROOM_LEN)] {
-            assert!(valid_room(good), "{good}");
-        }
-        for bad in [
-            "",
-            "a b",
-            "a/b",
-            "é",
-            "a.b",
-            "%41",
-            &"z".repeat(MAX_ROOM_LEN + 1),
-        ] {
-            assert!(!valid_room(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn forwarded_for_is_believed_only_from_trusted_proxies() {

@@ -6,6 +6,7 @@
 //! (room full, too many rooms, too many connections) is decided here, atomically, before the
 //! websocket upgrade.
 
+use relay_api::Refusal;
 use std::{
     collections::{hash_map::Entry, HashMap},
     net::IpAddr,
@@ -54,19 +55,6 @@ impl Mailbox {
             self.overflow.notify_one();
         }
     }
-}
-
-/// Why a peer may not join. Each maps to an HTTP status in `relay`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Refusal {
-    /// The room already holds [`ROOM_CAPACITY`] peers.
-    RoomFull,
-    /// Opening one more room would pass `max_rooms`.
-    TooManyRooms,
-    /// Every websocket slot of the relay is taken.
-    RelayFull,
-    /// This client IP holds `max_connections_per_ip` websockets already.
-    TooManyFromIp,
 }
 
 /// The limits admission enforces.
