@@ -35,8 +35,10 @@ pub mod morris;
 pub mod nav;
 pub mod record;
 pub mod session;
+pub mod table;
 
 pub use nav::Direction;
+pub use table::{AnyTurn, Step, Table};
 
 /// A side. Blue (player 0) always moves first; Red is player 1.
 ///

@@ -137,49 +137,16 @@ fn arbitrary_bytes_never_crash_the_replay() {
 
 #[test]
 fn verify_checks_an_exported_transcript() {
-    use engine::session::{Command, Config, Effect, Invite, Session, Step};
-    use engine::{AnyGame, Game, GameKind};
-    let invite = Invite::new(GameKind::Meta, 0, [1; 16], [2; 32], [3; 16]);
-    let mut host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
-    let mut guest = Session::guest(invite, [4; 32], Config::default(), 0);
-    let mut wire: Vec<(bool, Vec<u8>)> = Vec::new();
-    let push = |to_guest: bool, out: Vec<Effect>, wire: &mut Vec<(bool, Vec<u8>)>| {
-        for e in out {
-            if let Effect::Send(m) = e {
-                wire.push((to_guest, m));
-            }
-        }
-    };
-    push(true, host.peer_connected(0), &mut wire);
-    push(false, guest.peer_connected(0), &mut wire);
+    use engine::session::{Command, Loopback, Step};
+    use engine::GameKind;
+    let mut net = Loopback::new(GameKind::Meta, 0);
     let mut pick = 0usize;
-    for _ in 0..2000 {
-        if let Some((to_guest, m)) = (!wire.is_empty()).then(|| wire.remove(0)) {
-            let out = if to_guest {
-                guest.receive(&m, 1)
-            } else {
-                host.receive(&m, 1)
-            };
-            push(!to_guest, out, &mut wire);
-            continue;
-        }
-        let Some(AnyGame::Meta(g)) = host.game().cloned() else {
-            break;
-        };
-        if g.is_over() {
-            break;
-        }
-        let cells = g.legal_actions();
+    while let Some(seat) = net.mover() {
+        let steps = Step::legal(net.host().game().unwrap());
         pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
-        let step = Step::from_cell(cells[pick % cells.len()]);
-        let (side, to_guest) = if host.my_turn() {
-            (&mut host, true)
-        } else {
-            (&mut guest, false)
-        };
-        let out = side.act(Command::Play(step), 2).unwrap();
-        push(to_guest, out, &mut wire);
+        net.exchange(seat, Command::Play(steps[pick % steps.len()]));
     }
+    let (host, guest) = (net.host(), net.guest());
     let text = guest.export();
     let o = engine(&["verify"], text.as_bytes());
     assert_eq!(

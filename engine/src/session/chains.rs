@@ -1,7 +1,7 @@
 //! The two seats' hash chains as received: signature, sequence, chain and key checks on arrival,
 //! fork detection, and the one deterministic order in which both peers fold the entries.
 
-use super::wire::{join_proof, Body, Digest32, Entry, RoomId, Seat};
+use super::wire::{self, join_proof, Body, Digest32, Entry, RoomId, Seat};
 use ed25519_dalek::VerifyingKey;
 use std::fmt;
 
@@ -77,6 +77,20 @@ struct Held {
     hash: Digest32,
     /// How many entries of the other seat the sender had seen.
     seen: u32,
+    /// The canonical encoding in hexadecimal, made once: saves and exports write it often.
+    hex: String,
+}
+
+impl Held {
+    fn new(entry: Entry, seen: u32) -> Held {
+        let bytes = wire::encode(&entry);
+        Held {
+            hash: wire::hash_encoded(&bytes),
+            hex: wire::hex(&bytes),
+            entry,
+            seen,
+        }
+    }
 }
 
 /// Both seats' chains.
@@ -241,13 +255,23 @@ impl Chains {
             return Err(Refusal::BrokenChain);
         }
         self.keys[s] = Some(key);
-        let hash = e.hash();
-        self.held[s].push(Held {
-            entry: e,
-            hash,
-            seen,
-        });
+        self.held[s].push(Held::new(e, seen));
         Ok(Added::New)
+    }
+
+    /// Adds an entry this side has just signed after its `Hello`: its number, links and
+    /// signature come from these chains and our own key, so nothing is checked again (checking
+    /// a signature costs more than making one).
+    pub(super) fn push_own(&mut self, e: Entry) {
+        let s = e.seat().index();
+        debug_assert_eq!(e.seq(), self.len(e.seat()));
+        let seen = self.held[1 - s].len() as u32;
+        self.held[s].push(Held::new(e, seen));
+    }
+
+    /// Takes back the entry [`Chains::push_own`] just added (the room refused it).
+    pub(super) fn pop_own(&mut self, seat: Seat) {
+        self.held[seat.index()].pop();
     }
 
     /// Every entry in the one order both peers fold them: an entry comes after everything its
@@ -255,23 +279,33 @@ impl Chains {
     /// Each item says whether the sender had seen every entry of the other seat before it (an
     /// uninformed entry may be void only because of a race, not a fault).
     pub fn merged(&self) -> Vec<(&Entry, bool)> {
+        self.merge()
+            .map(|(h, informed)| (&h.entry, informed))
+            .collect()
+    }
+
+    /// The entries in fold order, each as its canonical encoding in hexadecimal.
+    pub fn merged_hex(&self) -> impl Iterator<Item = &str> {
+        self.merge().map(|(h, _)| h.hex.as_str())
+    }
+
+    fn merge(&self) -> impl Iterator<Item = (&Held, bool)> {
         let [host, guest] = &self.held;
         let (mut i, mut j) = (0usize, 0usize);
-        let mut out = Vec::with_capacity(host.len() + guest.len());
-        while i < host.len() || j < guest.len() {
+        std::iter::from_fn(move || {
             let take_host = match (host.get(i), guest.get(j)) {
                 (Some(h), Some(g)) => (h.seen as usize) <= j || (g.seen as usize) > i,
                 (Some(_), None) => true,
-                _ => false,
+                (None, Some(_)) => false,
+                (None, None) => return None,
             };
-            if take_host {
-                out.push((&host[i].entry, host[i].seen as usize == j));
+            Some(if take_host {
                 i += 1;
+                (&host[i - 1], host[i - 1].seen as usize == j)
             } else {
-                out.push((&guest[j].entry, guest[j].seen as usize == i));
                 j += 1;
-            }
-        }
-        out
+                (&guest[j - 1], guest[j - 1].seen as usize == i)
+            })
+        })
     }
 }

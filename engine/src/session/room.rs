@@ -3,8 +3,9 @@
 //! entry that is not allowed where it stands is void and changes nothing.
 
 use super::wire::{Body, Entry, Proposal, Rules, Seat, Step, PROTOCOL_VERSION};
-use crate::morris::{check_max_turns, Phase};
-use crate::{AnyGame, Game, Illegal, Player};
+use crate::morris::check_max_turns;
+use crate::table::{AnyTurn, Table};
+use crate::{AnyGame, Illegal, Player, Reason};
 use std::fmt;
 
 /// Why an entry changed nothing.
@@ -91,6 +92,100 @@ pub enum Ending {
     Left(Seat),
 }
 
+/// How a game ended: by its own rules, or by a decision of the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The rules of the game ended it (three pieces, blocked, repetition, limit, a line…).
+    Rules(Reason),
+    /// A resignation, an agreed draw, a claim or a departure.
+    Ending(Ending),
+}
+
+/// What an entry did to the room: [`Room::apply`] returns these (as lila's `Progress` does), so
+/// the pages and the tests say what happened instead of comparing states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomEvent {
+    /// A seat said hello (the host's opens the room's first game).
+    Joined(Seat),
+    /// The host changed the Morris turn limit before the first move.
+    Settings {
+        /// The new limit.
+        max_turns: u16,
+    },
+    /// A step was played.
+    Played {
+        /// Whose.
+        seat: Seat,
+        /// Which.
+        step: Step,
+        /// The turn it completed, in the game's notation (`None` while a Morris capture is
+        /// pending: the turn completes with it).
+        turn: Option<AnyTurn>,
+    },
+    /// A seat opened a proposal.
+    Proposed {
+        /// The proposer.
+        seat: Seat,
+        /// The proposal entry's sequence number.
+        seq: u32,
+        /// What it asks for.
+        proposal: Proposal,
+    },
+    /// The other seat accepted a proposal, which took effect.
+    Accepted {
+        /// The proposer.
+        seat: Seat,
+        /// The proposal entry's sequence number.
+        seq: u32,
+        /// What it asked for.
+        proposal: Proposal,
+    },
+    /// The other seat declined a proposal.
+    Declined {
+        /// The proposer.
+        seat: Seat,
+        /// The proposal entry's sequence number.
+        seq: u32,
+        /// What it asked for.
+        proposal: Proposal,
+    },
+    /// The proposer withdrew its proposal, by hand or because its minute ran out.
+    Withdrawn {
+        /// The proposer.
+        seat: Seat,
+        /// The proposal entry's sequence number.
+        seq: u32,
+        /// What it asked for.
+        proposal: Proposal,
+        /// The minute ran out.
+        expired: bool,
+    },
+    /// An open proposal lapsed unanswered: a move changed the position it was about, the
+    /// game ended or a new one began.
+    Lapsed {
+        /// The proposer.
+        seat: Seat,
+        /// The proposal entry's sequence number.
+        seq: u32,
+        /// What it asked for.
+        proposal: Proposal,
+    },
+    /// The current game ended.
+    Ended {
+        /// The winner, or `None` for a draw.
+        winner: Option<Player>,
+        /// How.
+        finish: Finish,
+    },
+    /// An accepted new game began (its number, from 0 for the room's first).
+    NewGame {
+        /// The room's game number.
+        number: u32,
+    },
+    /// A seat left the room for good.
+    Left(Seat),
+}
+
 /// An open proposal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Open {
@@ -115,18 +210,14 @@ fn kind_index(p: Proposal) -> usize {
     }
 }
 
-/// The shared state of a room: the current game, its undo stack, the rematch count, open
+/// The shared state of a room: the current game with its history, the rematch count, open
 /// proposals, and how the game ended if not by its own rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Room {
     /// The room's rules, from the host's `Hello` (and later settings or new games).
     pub rules: Option<Rules>,
-    /// The current game.
-    pub game: Option<AnyGame>,
-    /// The state at the start of each turn of the current game (undo stack).
-    turn_starts: Vec<AnyGame>,
-    /// The completed turns of the current game in algebraic notation.
-    turns: Vec<String>,
+    /// The current game with its history (undo stack and record), once the host said hello.
+    table: Option<Table<AnyGame>>,
     /// Accepted new games so far: 0 for the first game.
     pub game_number: u32,
     /// Resignation, agreed draw, claim or departure ending the current game.
@@ -148,9 +239,7 @@ impl Room {
     pub fn new() -> Room {
         Room {
             rules: None,
-            game: None,
-            turn_starts: Vec::new(),
-            turns: Vec::new(),
+            table: None,
             game_number: 0,
             ending: None,
             open: [None, None],
@@ -180,24 +269,42 @@ impl Room {
         }
     }
 
+    /// The current game, once the host said hello.
+    pub fn game(&self) -> Option<&AnyGame> {
+        self.table.as_ref().map(Table::game)
+    }
+
+    /// The current game with its history: completed turns, positions, undo stack.
+    pub fn table(&self) -> Option<&Table<AnyGame>> {
+        self.table.as_ref()
+    }
+
     /// True while the current game is being played (not over by its rules nor ended otherwise).
     pub fn in_progress(&self) -> bool {
-        self.ending.is_none() && self.game.as_ref().is_some_and(|g| g.outcome().is_none())
+        self.ending.is_none() && self.game().is_some_and(|g| g.outcome().is_none())
     }
 
     /// The current game's record: its completed turns in algebraic notation, separated by
     /// spaces (what `engine replay` reads).
     pub fn record(&self) -> String {
-        self.turns.join(" ")
+        self.table.as_ref().map(Table::record).unwrap_or_default()
     }
 
     /// True when there is a turn to take back.
     pub fn can_undo(&self) -> bool {
-        self.ending.is_none() && !self.turn_starts.is_empty()
+        self.ending.is_none() && self.table.as_ref().is_some_and(Table::can_undo)
     }
 
-    /// Applies one entry, or says why it is void (and changes nothing).
-    pub fn apply(&mut self, e: &Entry) -> Result<(), Void> {
+    /// Applies one entry and says what it did, or why it is void. A void entry changes
+    /// nothing, except that a `Hello` of another protocol or game marks the room incompatible.
+    /// (Every check comes before the first change, so no copy of the room is needed.)
+    pub fn apply(&mut self, e: &Entry) -> Result<Vec<RoomEvent>, Void> {
+        let mut events = Vec::new();
+        self.apply_to(e, &mut events)?;
+        Ok(events)
+    }
+
+    fn apply_to(&mut self, e: &Entry, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
         let seat = e.seat();
         let s = seat.index();
         if self.left[s] {
@@ -207,43 +314,57 @@ impl Room {
             protocol, rules, ..
         } = &e.body
         {
-            return self.hello(seat, *protocol, *rules);
+            return self.hello(seat, *protocol, *rules, out);
         }
-        if self.game.is_none() {
+        if self.table.is_none() {
             return Err(Void::NoGame);
         }
         match &e.body {
             Body::Hello { .. } => unreachable!("handled above"),
-            Body::Settings { max_turns } => self.settings(seat, *max_turns),
+            Body::Settings { max_turns } => self.settings(seat, *max_turns, out),
             Body::Play { game, step } => {
                 if *game != self.game_number {
                     return Err(Void::StaleGame);
                 }
-                self.play(seat, *step)
+                self.play(seat, *step, out)
             }
-            Body::Propose(p) => self.propose(seat, *p, e.seq(), e.header.time),
-            Body::Reply { proposal, accept } => self.reply(seat, *proposal, *accept),
-            Body::Withdraw { proposal, .. } => match self.open[s] {
+            Body::Propose(p) => self.propose(seat, *p, e.seq(), e.header.time, out),
+            Body::Reply { proposal, accept } => self.reply(seat, *proposal, *accept, out),
+            Body::Withdraw { proposal, expired } => match self.open[s] {
                 Some(o) if o.seq == *proposal => {
                     self.open[s] = None;
+                    out.push(RoomEvent::Withdrawn {
+                        seat,
+                        seq: o.seq,
+                        proposal: o.proposal,
+                        expired: *expired,
+                    });
                     Ok(())
                 }
                 _ => Err(Void::NoSuchProposal),
             },
-            Body::Resign => self.end(Ending::Resigned(seat)),
-            Body::ClaimWin => self.end(Ending::Claimed(seat)),
+            Body::Resign => self.end(Ending::Resigned(seat), out),
+            Body::ClaimWin => self.end(Ending::Claimed(seat), out),
             Body::Leave => {
                 self.left[s] = true;
-                self.open = [None, None];
                 if self.in_progress() {
                     self.ending = Some(Ending::Left(seat));
+                    self.ended(out);
                 }
+                self.lapse(out);
+                out.push(RoomEvent::Left(seat));
                 Ok(())
             }
         }
     }
 
-    fn hello(&mut self, seat: Seat, protocol: u16, rules: Rules) -> Result<(), Void> {
+    fn hello(
+        &mut self,
+        seat: Seat,
+        protocol: u16,
+        rules: Rules,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
         if protocol != PROTOCOL_VERSION {
             self.incompatible = Some(Void::Version);
             return Err(Void::Version);
@@ -253,7 +374,7 @@ impl Room {
         }
         match seat {
             Seat::Host => {
-                self.game = Some(new_game(rules));
+                self.table = Some(Table::new(new_game(rules)));
                 self.rules = Some(rules);
             }
             Seat::Guest => {
@@ -264,10 +385,16 @@ impl Room {
             }
         }
         self.hello[seat.index()] = true;
+        out.push(RoomEvent::Joined(seat));
         Ok(())
     }
 
-    fn settings(&mut self, seat: Seat, max_turns: u16) -> Result<(), Void> {
+    fn settings(
+        &mut self,
+        seat: Seat,
+        max_turns: u16,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
         if seat != Seat::Host {
             return Err(Void::NotHost);
         }
@@ -275,55 +402,53 @@ impl Room {
         if !rules.morris || check_max_turns(max_turns as u32).is_err() {
             return Err(Void::BadRules);
         }
-        if self.game_number != 0 || !self.turn_starts.is_empty() || self.ending.is_some() {
+        let untouched = self.table.as_ref().is_none_or(Table::is_untouched);
+        if self.game_number != 0 || !untouched || self.ending.is_some() {
             return Err(Void::TooLate);
         }
         let rules = Rules { max_turns, ..rules };
         self.rules = Some(rules);
-        self.game = Some(new_game(rules));
+        self.table = Some(Table::new(new_game(rules)));
+        out.push(RoomEvent::Settings { max_turns });
         Ok(())
     }
 
-    fn play(&mut self, seat: Seat, step: Step) -> Result<(), Void> {
+    fn play(&mut self, seat: Seat, step: Step, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
         if !self.in_progress() {
             return Err(Void::GameOver);
         }
-        let game = self.game.as_ref().ok_or(Void::NoGame)?;
-        if game.to_move() != self.player_of(seat) {
+        let player = self.player_of(seat);
+        let table = self.table.as_mut().ok_or(Void::NoGame)?;
+        if table.game().to_move() != player {
             return Err(Void::NotYourTurn);
         }
-        let (next, starts_turn, completed) = match game {
-            AnyGame::Morris(g) => {
-                let a = step.to_morris().ok_or(Void::WrongGame)?;
-                let next = g.play(a).map_err(Void::Illegal)?;
-                let completed = (next.phase() != Phase::Capture)
-                    .then(|| next.last_turn().map(|t| t.to_string()))
-                    .flatten();
-                (
-                    AnyGame::Morris(next),
-                    g.phase() != Phase::Capture,
-                    completed,
-                )
-            }
-            AnyGame::Meta(g) => {
-                let c = step.to_cell().ok_or(Void::WrongGame)?;
-                let next = g.play(c).map_err(Void::Illegal)?;
-                (AnyGame::Meta(next), true, Some(c.name()))
-            }
+        let fits = match table.game() {
+            AnyGame::Morris(_) => step.to_morris().is_some(),
+            AnyGame::Meta(_) => step.to_cell().is_some(),
         };
-        if let Some(token) = completed {
-            self.turns.push(token);
+        if !fits {
+            return Err(Void::WrongGame);
         }
-        let before = std::mem::replace(self.game.as_mut().expect("checked"), next);
-        if starts_turn {
-            self.turn_starts.push(before);
-        }
+        let completed = table.turns().len();
+        table.play(step).map_err(Void::Illegal)?;
+        let turn = table.turns().get(completed).copied();
+        out.push(RoomEvent::Played { seat, step, turn });
         // A move answers every open proposal: they were about the position before it.
-        self.open = [None, None];
+        self.lapse(out);
+        if self.game().is_some_and(|g| g.outcome().is_some()) {
+            self.ended(out);
+        }
         Ok(())
     }
 
-    fn propose(&mut self, seat: Seat, p: Proposal, seq: u32, time: u64) -> Result<(), Void> {
+    fn propose(
+        &mut self,
+        seat: Seat,
+        p: Proposal,
+        seq: u32,
+        time: u64,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
         let s = seat.index();
         if self.open[s].is_some() {
             return Err(Void::AlreadyProposing);
@@ -341,23 +466,44 @@ impl Room {
             }
             _ => {}
         }
-        let (declines, last) = self.declines[s][kind_index(p)];
-        if declines > 0 {
-            let wait = (COOLDOWN_MS << (declines - 1).min(10)).min(MAX_COOLDOWN_MS);
-            if time < last.saturating_add(wait) {
-                return Err(Void::CoolingDown);
-            }
+        if self
+            .cooling_until(seat, p)
+            .is_some_and(|until| time < until)
+        {
+            return Err(Void::CoolingDown);
         }
         self.open[s] = Some(Open {
             seq,
             proposal: p,
             time,
         });
+        out.push(RoomEvent::Proposed {
+            seat,
+            seq,
+            proposal: p,
+        });
         Ok(())
     }
 
-    fn reply(&mut self, seat: Seat, proposal: u32, accept: bool) -> Result<(), Void> {
-        let other = seat.other().index();
+    /// Until when (by the proposer's own clock) a seat's next proposal of this kind is cooling
+    /// down after declines; `None` when it is not.
+    pub fn cooling_until(&self, seat: Seat, p: Proposal) -> Option<u64> {
+        let (declines, last) = self.declines[seat.index()][kind_index(p)];
+        (declines > 0).then(|| {
+            let wait = (COOLDOWN_MS << (declines - 1).min(10)).min(MAX_COOLDOWN_MS);
+            last.saturating_add(wait)
+        })
+    }
+
+    fn reply(
+        &mut self,
+        seat: Seat,
+        proposal: u32,
+        accept: bool,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
+        let proposer = seat.other();
+        let other = proposer.index();
         let open = match self.open[other] {
             Some(o) if o.seq == proposal => o,
             _ => return Err(Void::NoSuchProposal),
@@ -367,50 +513,97 @@ impl Room {
         }
         self.open[other] = None;
         let k = kind_index(open.proposal);
+        let (seq, proposal) = (open.seq, open.proposal);
         if !accept {
             let (n, _) = self.declines[other][k];
             self.declines[other][k] = (n + 1, open.time);
+            out.push(RoomEvent::Declined {
+                seat: proposer,
+                seq,
+                proposal,
+            });
             return Ok(());
         }
         self.declines[other][k] = (0, 0);
+        out.push(RoomEvent::Accepted {
+            seat: proposer,
+            seq,
+            proposal,
+        });
         match open.proposal {
             Proposal::Undo => {
-                let previous = self.turn_starts.pop().ok_or(Void::NothingToUndo)?;
-                // Back to the record of that turn's start (a pending capture's turn was
-                // never recorded).
-                self.turns.truncate(previous.turns() as usize);
-                self.game = Some(previous);
+                let table = self.table.as_mut().ok_or(Void::NoGame)?;
+                if !table.undo() {
+                    return Err(Void::NothingToUndo);
+                }
                 // The other seat's undo was about the position before this one.
-                if self.open[seat.index()].is_some_and(|o| o.proposal == Proposal::Undo) {
+                if let Some(o) = self.open[seat.index()].filter(|o| o.proposal == Proposal::Undo) {
                     self.open[seat.index()] = None;
+                    out.push(RoomEvent::Lapsed {
+                        seat,
+                        seq: o.seq,
+                        proposal: o.proposal,
+                    });
                 }
             }
-            Proposal::Draw => self.ending = Some(Ending::DrawAgreed),
+            Proposal::Draw => {
+                self.ending = Some(Ending::DrawAgreed);
+                self.lapse(out);
+                self.ended(out);
+            }
             Proposal::NewGame { max_turns } => {
                 let mut rules = self.rules.ok_or(Void::NoGame)?;
                 if let Some(m) = max_turns {
                     rules.max_turns = m;
                 }
                 self.rules = Some(rules);
-                self.game = Some(new_game(rules));
-                self.turn_starts.clear();
-                self.turns.clear();
+                self.table = Some(Table::new(new_game(rules)));
                 self.game_number += 1;
                 self.ending = None;
-                self.open = [None, None];
+                self.lapse(out);
                 self.declines = [[(0, 0); 3]; 2];
+                out.push(RoomEvent::NewGame {
+                    number: self.game_number,
+                });
             }
         }
         Ok(())
     }
 
-    fn end(&mut self, ending: Ending) -> Result<(), Void> {
+    fn end(&mut self, ending: Ending, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
         if !self.in_progress() {
             return Err(Void::GameOver);
         }
         self.ending = Some(ending);
-        self.open = [None, None];
+        self.lapse(out);
+        self.ended(out);
         Ok(())
+    }
+
+    /// Closes every open proposal unanswered.
+    fn lapse(&mut self, out: &mut Vec<RoomEvent>) {
+        for seat in [Seat::Host, Seat::Guest] {
+            if let Some(o) = self.open[seat.index()].take() {
+                out.push(RoomEvent::Lapsed {
+                    seat,
+                    seq: o.seq,
+                    proposal: o.proposal,
+                });
+            }
+        }
+    }
+
+    /// Says how the current game ended (called once it has).
+    fn ended(&self, out: &mut Vec<RoomEvent>) {
+        let finish = match (self.ending, self.game().and_then(|g| g.outcome())) {
+            (Some(e), _) => Finish::Ending(e),
+            (None, Some(o)) => Finish::Rules(o.reason),
+            (None, None) => return,
+        };
+        out.push(RoomEvent::Ended {
+            winner: self.winner(),
+            finish,
+        });
     }
 
     /// The winner of the current game, if it has one (by the rules or by an ending).
@@ -419,11 +612,7 @@ impl Room {
             Some(Ending::Resigned(s)) | Some(Ending::Left(s)) => Some(self.player_of(s.other())),
             Some(Ending::Claimed(s)) => Some(self.player_of(s)),
             Some(Ending::DrawAgreed) => None,
-            None => self
-                .game
-                .as_ref()
-                .and_then(|g| g.outcome())
-                .and_then(|o| o.winner),
+            None => self.game().and_then(|g| g.outcome()).and_then(|o| o.winner),
         }
     }
 }

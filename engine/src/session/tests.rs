@@ -3,120 +3,14 @@
 //! and draws, forks from a copied tab, presence and the seat reservation, resync, save and
 //! restore, export and verification.
 
-use super::wire::{decode_message, encode, Header};
+use super::chains::Added;
+use super::invite::public_key;
+use super::wire::{decode_message, encode, Header, Heads};
 use super::*;
 use crate::{Game, GameKind, Player};
-use std::collections::VecDeque;
 
 const HOST_SEED: [u8; 32] = [1; 32];
 const GUEST_SEED: [u8; 32] = [2; 32];
-
-/// Two sessions joined by an in-memory channel that the test controls.
-pub(super) struct Pair {
-    pub host: Session,
-    pub guest: Session,
-    pub now: u64,
-    pub to_host: VecDeque<Vec<u8>>,
-    pub to_guest: VecDeque<Vec<u8>>,
-    pub events: Vec<(Seat, Event)>,
-}
-
-impl Pair {
-    pub fn new(kind: GameKind, max_turns: u16) -> Pair {
-        let invite = Invite::new(kind, max_turns, [9; 16], HOST_SEED, [5; 16]);
-        Pair::with_invites(invite.clone(), invite)
-    }
-
-    /// The host with its invitation (keyed by [`HOST_SEED`]), the guest with what it got: the
-    /// same, its link, or a code.
-    pub fn with_invites(host: Invite, guest: Invite) -> Pair {
-        let host = Session::host(host, HOST_SEED, Config::default(), 0).unwrap();
-        let guest = Session::guest(guest, GUEST_SEED, Config::default(), 0);
-        let mut p = Pair {
-            host,
-            guest,
-            now: 0,
-            to_host: VecDeque::new(),
-            to_guest: VecDeque::new(),
-            events: Vec::new(),
-        };
-        let a = p.host.peer_connected(0);
-        p.route(Seat::Host, a);
-        let b = p.guest.peer_connected(0);
-        p.route(Seat::Guest, b);
-        p.pump();
-        p
-    }
-
-    pub fn side(&mut self, seat: Seat) -> &mut Session {
-        match seat {
-            Seat::Host => &mut self.host,
-            Seat::Guest => &mut self.guest,
-        }
-    }
-
-    pub fn route(&mut self, from: Seat, effects: Vec<Effect>) {
-        for e in effects {
-            match e {
-                Effect::Send(m) => match from {
-                    Seat::Host => self.to_guest.push_back(m),
-                    Seat::Guest => self.to_host.push_back(m),
-                },
-                Effect::Event(ev) => self.events.push((from, ev)),
-                Effect::Save => {}
-            }
-        }
-    }
-
-    /// Delivers everything in flight until both queues are empty.
-    pub fn pump(&mut self) {
-        for _ in 0..1000 {
-            if let Some(m) = self.to_guest.pop_front() {
-                let out = self.guest.receive(&m, self.now);
-                self.route(Seat::Guest, out);
-            } else if let Some(m) = self.to_host.pop_front() {
-                let out = self.host.receive(&m, self.now);
-                self.route(Seat::Host, out);
-            } else {
-                return;
-            }
-        }
-        panic!("the peers never went quiet");
-    }
-
-    pub fn act(&mut self, seat: Seat, c: Command) -> Result<(), CommandError> {
-        let now = self.now;
-        let out = self.side(seat).act(c, now)?;
-        self.route(seat, out);
-        Ok(())
-    }
-
-    /// Acts (the command must be accepted) and delivers everything it caused.
-    pub fn exchange(&mut self, seat: Seat, c: Command) {
-        self.act(seat, c).unwrap();
-        self.pump();
-    }
-
-    pub fn tick(&mut self, ms: u64) {
-        self.now += ms;
-        let now = self.now;
-        let a = self.host.tick(now);
-        self.route(Seat::Host, a);
-        let b = self.guest.tick(now);
-        self.route(Seat::Guest, b);
-    }
-
-    /// The seat whose step it is.
-    pub fn mover(&self) -> Seat {
-        let g = self.host.game().expect("a game");
-        self.host.room().seat_of(g.to_move())
-    }
-
-    pub fn assert_in_sync(&self) {
-        assert_eq!(self.host.room(), self.guest.room());
-        assert_eq!(self.host.entries(), self.guest.entries());
-    }
-}
 
 /// A `Play` entry body in the first game.
 pub(super) fn play(step: Step) -> Body {
@@ -129,36 +23,36 @@ pub(super) fn legal_step(g: &AnyGame, pick: usize) -> Step {
     steps[pick % steps.len()]
 }
 
-fn play_some(p: &mut Pair, steps: usize) {
+fn play_some(p: &mut Loopback, steps: usize) {
     for i in 0..steps {
-        let g = p.host.game().unwrap().clone();
+        let g = p.host().game().unwrap().clone();
         if g.outcome().is_some() {
             return;
         }
-        let seat = p.mover();
+        let seat = p.mover().expect("a game in progress");
         p.exchange(seat, Command::Play(legal_step(&g, i * 7 + 3)));
     }
 }
 
-fn refused(p: &Pair, why: Refusal) -> bool {
-    p.events
+fn refused(p: &Loopback, why: Refusal) -> bool {
+    p.events()
         .iter()
         .any(|(_, e)| matches!(e, Event::Refused { why: w, .. } if *w == why))
 }
 
 #[test]
 fn both_sides_start_the_same_game_after_the_hellos() {
-    let p = Pair::new(GameKind::Morris, 42);
-    p.assert_in_sync();
+    let p = Loopback::new(GameKind::Morris, 42);
+    assert!(p.in_sync());
     let g = p
-        .guest
+        .guest()
         .game()
         .expect("the guest knows the game from the host's hello");
     assert_eq!(g.kind(), GameKind::Morris);
-    assert_eq!(p.host.player(), Player::Blue);
-    assert_eq!(p.guest.player(), Player::Red);
-    assert!(p.host.my_turn() && !p.guest.my_turn());
-    assert_eq!(p.host.presence(), Presence::Here);
+    assert_eq!(p.host().player(), Player::Blue);
+    assert_eq!(p.guest().player(), Player::Red);
+    assert!(p.host().my_turn() && !p.guest().my_turn());
+    assert_eq!(p.host().presence(), Presence::Here);
     match g {
         AnyGame::Morris(m) => assert_eq!(m.max_turns(), 42),
         _ => unreachable!(),
@@ -168,12 +62,12 @@ fn both_sides_start_the_same_game_after_the_hellos() {
 #[test]
 fn a_whole_game_of_each_kind_stays_identical_on_both_sides() {
     for kind in [GameKind::Morris, GameKind::Meta] {
-        let mut p = Pair::new(kind, 60);
+        let mut p = Loopback::new(kind, 60);
         play_some(&mut p, 500);
-        p.assert_in_sync();
-        assert!(p.host.game().unwrap().outcome().is_some());
+        assert!(p.in_sync());
+        assert!(p.host().game().unwrap().outcome().is_some());
         assert!(!p
-            .events
+            .events()
             .iter()
             .any(|(_, e)| matches!(e, Event::Refused { .. } | Event::Void { .. })));
     }
@@ -181,7 +75,7 @@ fn a_whole_game_of_each_kind_stays_identical_on_both_sides() {
 
 #[test]
 fn only_the_player_to_move_may_move() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     assert_eq!(
         p.act(Seat::Guest, Command::Play(Step::Cell(40))),
         Err(CommandError::Refused(Void::NotYourTurn))
@@ -198,7 +92,7 @@ fn only_the_player_to_move_may_move() {
         )))
     );
     p.exchange(Seat::Guest, Command::Play(Step::Cell(36)));
-    p.assert_in_sync();
+    assert!(p.in_sync());
 }
 
 /// An entry signed by `key` as if it came from `seat`, next in that seat's chain as `holder`
@@ -217,24 +111,18 @@ fn signed_next(holder: &Session, now: u64, key: [u8; 32], seat: Seat, body: Body
 }
 
 /// [`signed_next`] as the guest holds the chains.
-fn forged(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
-    signed_next(&p.guest, p.now, key, seat, body)
-}
-
-fn send_to_guest(p: &mut Pair, entries: Vec<Entry>) {
-    let now = p.now;
-    let out = p.guest.receive(&encode(&Message::Entries(entries)), now);
-    p.route(Seat::Guest, out);
+fn forged(p: &Loopback, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+    signed_next(p.guest(), p.now(), key, seat, body)
 }
 
 #[test]
 fn a_forged_entry_is_refused_and_changes_nothing() {
-    let mut p = Pair::new(GameKind::Meta, 0);
-    let before = p.guest.room().clone();
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    let before = p.guest().room().clone();
     let e = forged(&p, [66; 32], Seat::Host, play(Step::Cell(40)));
-    send_to_guest(&mut p, vec![e]);
+    p.deliver_entries(Seat::Guest, vec![e]);
     assert!(refused(&p, Refusal::BadSignature));
-    assert_eq!(p.guest.room(), &before);
+    assert_eq!(p.guest().room(), &before);
     // Another room's entry, correctly signed, is refused too.
     let mut e = forged(&p, HOST_SEED, Seat::Host, play(Step::Cell(40)));
     e.header.room = RoomId([0; 16]);
@@ -243,14 +131,14 @@ fn a_forged_entry_is_refused_and_changes_nothing() {
         e.header,
         e.body,
     );
-    send_to_guest(&mut p, vec![e]);
+    p.deliver_entries(Seat::Guest, vec![e]);
     assert!(refused(&p, Refusal::WrongRoom));
-    assert_eq!(p.guest.room(), &before);
+    assert_eq!(p.guest().room(), &before);
 }
 
 #[test]
 fn replayed_and_reordered_entries_are_harmless() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Cell(40)));
     let header = Header {
         seq: e1.seq() + 1,
@@ -259,33 +147,33 @@ fn replayed_and_reordered_entries_are_harmless() {
     };
     let key = ed25519_dalek::SigningKey::from_bytes(&HOST_SEED);
     let e2 = Entry::sign(&key, header, Body::Propose(Proposal::Draw));
-    send_to_guest(&mut p, vec![e2.clone()]);
+    p.deliver_entries(Seat::Guest, vec![e2.clone()]);
     assert_eq!(
-        p.guest.game().unwrap().turns(),
+        p.guest().game().unwrap().turns(),
         0,
         "kept aside until the gap fills"
     );
-    send_to_guest(&mut p, vec![e1.clone()]);
-    assert_eq!(p.guest.game().unwrap().turns(), 1);
+    p.deliver_entries(Seat::Guest, vec![e1.clone()]);
+    assert_eq!(p.guest().game().unwrap().turns(), 1);
     assert!(
-        p.guest.room().open[0].is_some(),
+        p.guest().room().open[0].is_some(),
         "the reordered proposal followed"
     );
-    let snapshot = p.guest.room().clone();
-    send_to_guest(&mut p, vec![e1, e2]);
-    assert_eq!(p.guest.room(), &snapshot, "duplicates change nothing");
+    let snapshot = p.guest().room().clone();
+    p.deliver_entries(Seat::Guest, vec![e1, e2]);
+    assert_eq!(p.guest().room(), &snapshot, "duplicates change nothing");
 }
 
 #[test]
 fn an_illegal_but_signed_move_is_void_and_reported() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     // The host "places" twice in a row, the second out of turn.
     let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(0)));
-    send_to_guest(&mut p, vec![e1]);
+    p.deliver_entries(Seat::Guest, vec![e1]);
     let e2 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(1)));
-    send_to_guest(&mut p, vec![e2]);
-    assert_eq!(p.guest.game().unwrap().turns(), 1);
-    assert!(p.events.iter().any(|(_, e)| matches!(
+    p.deliver_entries(Seat::Guest, vec![e2]);
+    assert_eq!(p.guest().game().unwrap().turns(), 1);
+    assert!(p.events().iter().any(|(_, e)| matches!(
         e,
         Event::Void {
             seat: Seat::Host,
@@ -294,13 +182,13 @@ fn an_illegal_but_signed_move_is_void_and_reported() {
         }
     )));
     let e3 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(99)));
-    send_to_guest(&mut p, vec![e3]);
-    assert_eq!(p.guest.game().unwrap().turns(), 1);
+    p.deliver_entries(Seat::Guest, vec![e3]);
+    assert_eq!(p.guest().game().unwrap().turns(), 1);
 }
 
 #[test]
 fn only_the_host_sets_options_and_only_before_the_first_move() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     assert_eq!(
         p.act(Seat::Guest, Command::Settings { max_turns: 20 }),
         Err(CommandError::Refused(Void::NotHost))
@@ -314,7 +202,7 @@ fn only_the_host_sets_options_and_only_before_the_first_move() {
         Some(AnyGame::Morris(m)) => m.max_turns(),
         _ => 0,
     };
-    assert_eq!((limit(&p.host), limit(&p.guest)), (20, 20));
+    assert_eq!((limit(p.host()), limit(p.guest())), (20, 20));
     play_some(&mut p, 1);
     assert_eq!(
         p.act(Seat::Host, Command::Settings { max_turns: 30 }),
@@ -332,7 +220,7 @@ fn only_the_host_sets_options_and_only_before_the_first_move() {
 
 #[test]
 fn undo_needs_consent_and_restores_a_pending_capture_turn() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     // a7 b6 d7 d6, then g7 closes a mill: the capture is pending.
     for (seat, step) in [
         (Seat::Host, Step::Place(0)),
@@ -343,49 +231,59 @@ fn undo_needs_consent_and_restores_a_pending_capture_turn() {
     ] {
         p.exchange(seat, Command::Play(step));
     }
-    let pending = p.host.game().unwrap().clone();
+    let pending = p.host().game().unwrap().clone();
     assert!(matches!(&pending, AnyGame::Morris(m) if m.phase() == crate::morris::Phase::Capture));
     p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
-    assert!(p.guest.proposals()[1].is_some());
+    assert!(p.guest().proposals()[1].is_some());
     p.exchange(Seat::Guest, Command::Reply { accept: false });
-    assert_eq!(p.host.game(), Some(&pending), "declined: nothing changes");
+    assert_eq!(p.host().game(), Some(&pending), "declined: nothing changes");
     // Declined proposals cool down, doubling.
     assert_eq!(
         p.act(Seat::Host, Command::Propose(Proposal::Undo)),
         Err(CommandError::Refused(Void::CoolingDown))
     );
-    p.now += room::COOLDOWN_MS;
+    p.set_now(p.now() + room::COOLDOWN_MS);
     p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
     p.exchange(Seat::Guest, Command::Reply { accept: true });
-    p.assert_in_sync();
-    let g = p.host.game().unwrap();
+    assert!(p.in_sync());
+    let g = p.host().game().unwrap();
     assert_eq!(g.turns(), 4);
     assert!(
         matches!(g, AnyGame::Morris(m) if m.phase() == crate::morris::Phase::Play
         && m.piece_at(crate::morris::Point::new(2).unwrap()).is_none())
     );
-    assert!(p.host.my_turn(), "the host replays its turn");
+    assert!(p.host().my_turn(), "the host replays its turn");
 }
 
 #[test]
 fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
     p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-    let deadline = p.host.proposals()[1].unwrap().1;
-    assert_eq!(deadline, p.now + 60_000);
-    for _ in 0..29 {
-        p.tick(2_000);
-        p.pump();
-    }
-    assert!(p.guest.room().open[1].is_some(), "still open at 58 s");
-    p.tick(2_000);
-    p.pump();
+    let deadline = p.host().proposals()[1].unwrap().1;
+    assert_eq!(deadline, p.now() + 60_000);
+    p.advance(59_999);
     assert!(
-        p.guest.room().open[1].is_none(),
+        p.guest().room().open[1].is_some(),
+        "still open just before 60 s"
+    );
+    p.advance(1);
+    assert!(
+        p.guest().room().open[1].is_none(),
         "withdrawn by its proposer at 60 s"
     );
-    assert!(p.events.contains(&(Seat::Guest, Event::ProposalExpired)));
+    assert!(p.events().iter().any(|e| matches!(
+        e,
+        (
+            Seat::Host,
+            Event::Room(RoomEvent::Withdrawn {
+                seat: Seat::Guest,
+                expired: true,
+                proposal: Proposal::Draw,
+                ..
+            })
+        )
+    )));
     assert_eq!(
         p.act(Seat::Host, Command::Reply { accept: true }),
         Err(CommandError::NoProposal)
@@ -393,16 +291,16 @@ fn proposals_expire_after_a_minute_and_can_be_withdrawn() {
     // Withdrawn by hand.
     p.exchange(Seat::Host, Command::Propose(Proposal::Draw));
     p.exchange(Seat::Host, Command::Withdraw);
-    assert!(p.guest.room().open[0].is_none());
-    p.assert_in_sync();
+    assert!(p.guest().room().open[0].is_none());
+    assert!(p.in_sync());
 }
 
 #[test]
 fn an_answer_after_our_minute_is_refused_locally() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 1);
     p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
-    p.now += 60_001;
+    p.set_now(p.now() + 60_001);
     assert_eq!(
         p.act(Seat::Guest, Command::Reply { accept: true }),
         Err(CommandError::Expired)
@@ -411,8 +309,8 @@ fn an_answer_after_our_minute_is_refused_locally() {
 
 #[test]
 fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
-    let mut p = Pair::new(GameKind::Morris, 100);
-    let first = |p: &Pair| p.host.room().seat_of(Player::Blue);
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    let first = |p: &Loopback| p.host().room().seat_of(Player::Blue);
     assert_eq!(first(&p), Seat::Host);
     play_some(&mut p, 3);
     p.exchange(
@@ -428,12 +326,12 @@ fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
         }),
     );
     p.exchange(Seat::Guest, Command::Reply { accept: true });
-    p.assert_in_sync();
+    assert!(p.in_sync());
     assert_eq!(first(&p), Seat::Guest);
-    assert!(p.guest.my_turn());
-    assert_eq!(p.guest.player(), Player::Blue);
+    assert!(p.guest().my_turn());
+    assert_eq!(p.guest().player(), Player::Blue);
     assert!(
-        matches!(p.host.game(), Some(AnyGame::Morris(m)) if m.max_turns() == 30 && m.turns() == 0)
+        matches!(p.host().game(), Some(AnyGame::Morris(m)) if m.max_turns() == 30 && m.turns() == 0)
     );
     // An undo in the new game does not change the order.
     play_some(&mut p, 1);
@@ -446,17 +344,17 @@ fn new_games_alternate_the_first_player_and_only_accepted_ones_count() {
     );
     p.exchange(Seat::Host, Command::Reply { accept: true });
     assert_eq!(first(&p), Seat::Host, "host, guest, host");
-    assert_eq!(p.host.room().game_number, 2);
+    assert_eq!(p.host().room().game_number, 2);
 }
 
 #[test]
 fn resignation_and_agreed_draws_end_the_game() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 3);
     p.exchange(Seat::Host, Command::Propose(Proposal::Draw));
     p.exchange(Seat::Guest, Command::Reply { accept: true });
-    assert_eq!(p.guest.room().ending, Some(Ending::DrawAgreed));
-    assert_eq!(p.guest.room().winner(), None);
+    assert_eq!(p.guest().room().ending, Some(Ending::DrawAgreed));
+    assert_eq!(p.guest().room().winner(), None);
     assert_eq!(
         p.act(Seat::Host, Command::Play(Step::Cell(0))),
         Err(CommandError::Refused(Void::GameOver))
@@ -467,33 +365,34 @@ fn resignation_and_agreed_draws_end_the_game() {
     );
     p.exchange(Seat::Guest, Command::Reply { accept: true });
     p.exchange(Seat::Host, Command::Resign);
-    assert_eq!(p.guest.room().ending, Some(Ending::Resigned(Seat::Host)));
-    assert_eq!(p.guest.room().winner(), Some(p.guest.player()));
-    p.assert_in_sync();
+    assert_eq!(p.guest().room().ending, Some(Ending::Resigned(Seat::Host)));
+    assert_eq!(p.guest().room().winner(), Some(p.guest().player()));
+    assert!(p.in_sync());
 }
 
 #[test]
 fn a_stranger_cannot_take_the_guest_seat() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     let refusal = |out: &[Effect], why: Refusal| {
         out.iter()
             .any(|e| matches!(e, Effect::Event(Event::Refused { why: w, .. }) if *w == why))
     };
     // A third party with the link but another key, once the guest seat is bound.
-    let intruder = Session::guest(p.host.invite().clone(), [77; 32], Config::default(), 0);
+    let intruder = Session::guest(p.host().invite().clone(), [77; 32], Config::default(), 0);
     let out = p
-        .host
+        .side_mut(Seat::Host)
         .receive(&encode(&Message::Entries(intruder.entries())), 0);
     assert!(refusal(&out, Refusal::Intruder));
     // Without the room secret the proof fails, even for a free seat.
-    let mut host = Session::host(p.host.invite().clone(), HOST_SEED, Config::default(), 0).unwrap();
-    let mut wrong = p.host.invite().clone();
+    let mut host =
+        Session::host(p.host().invite().clone(), HOST_SEED, Config::default(), 0).unwrap();
+    let mut wrong = p.host().invite().clone();
     wrong.secret = [0; 16];
     let impostor = Session::guest(wrong, [78; 32], Config::default(), 0);
     let out = host.receive(&encode(&Message::Entries(impostor.entries())), 0);
     assert!(refusal(&out, Refusal::BadProof));
     assert!(!host.room().hello[1]);
-    p.assert_in_sync();
+    assert!(p.in_sync());
 }
 
 /// A host `Hello` signed by `seed`, first in its chain, with this proof.
@@ -572,17 +471,17 @@ fn the_hosts_hello_proves_the_secret_and_binds_an_unknown_host_key() {
 
 /// A copy of the host's tab (same keys, restored from its save) plays a move while the host
 /// plays another: the guest receives both.
-fn copied_host_tab_writes() -> Pair {
-    let mut p = Pair::new(GameKind::Meta, 0);
+fn copied_host_tab_writes() -> Loopback {
+    let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
-    let mut copy = Session::restore(p.host.save()).unwrap();
+    let mut copy = Session::restore(p.host().save()).unwrap();
     let _ = copy.peer_connected(5);
-    let g = p.host.game().unwrap().clone();
+    let g = p.host().game().unwrap().clone();
     let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
     p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
     for e in out {
         if let Effect::Send(m) = e {
-            let r = p.guest.receive(&m, 6);
+            let r = p.side_mut(Seat::Guest).receive(&m, 6);
             p.route(Seat::Guest, r);
         }
     }
@@ -592,9 +491,9 @@ fn copied_host_tab_writes() -> Pair {
 #[test]
 fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
     let mut p = copied_host_tab_writes();
-    assert!(p.events.contains(&(Seat::Guest, Event::Fork(Seat::Host))));
-    assert!(p.guest.forked() && p.guest.suspended());
-    assert_eq!(p.guest.fork_proofs().len(), 1);
+    assert!(p.events().contains(&(Seat::Guest, Event::Fork(Seat::Host))));
+    assert!(p.guest().forked() && p.guest().suspended());
+    assert_eq!(p.guest().fork_proofs().len(), 1);
     assert_eq!(
         p.act(Seat::Guest, Command::Resign),
         Err(CommandError::Suspended)
@@ -603,72 +502,61 @@ fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
 
 #[test]
 fn an_absent_peer_keeps_its_seat_five_minutes_then_the_game_may_be_claimed() {
-    let mut p = Pair::new(GameKind::Meta, 0);
+    let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
     // The guest's process freezes: nothing more arrives from it.
-    for _ in 0..3 {
-        p.now += 2_000;
-        let out = p.host.tick(p.now);
-        p.route(Seat::Host, out);
-        p.to_guest.clear();
-    }
-    assert_eq!(p.host.presence(), Presence::Away { since: 0 });
-    assert_eq!(p.host.reserved_until(), Some(300_000));
-    p.now = 299_999;
+    p.freeze(Seat::Guest);
+    p.advance(5_999);
+    assert_eq!(p.host().presence(), Presence::Here);
+    p.advance(1);
+    assert_eq!(p.host().presence(), Presence::Away { since: 0 });
+    assert_eq!(p.host().reserved_until(), Some(300_000));
+    p.set_now(299_999);
     assert_eq!(
         p.act(Seat::Host, Command::ClaimWin),
         Err(CommandError::TooEarly)
     );
-    p.now = 300_000;
+    p.set_now(300_000);
     p.act(Seat::Host, Command::ClaimWin).unwrap();
-    assert_eq!(p.host.room().ending, Some(Ending::Claimed(Seat::Host)));
+    assert_eq!(p.host().room().ending, Some(Ending::Claimed(Seat::Host)));
     // The guest comes back: it learns the claim by resync.
-    let a = p.host.peer_connected(p.now);
-    p.route(Seat::Host, a);
-    let b = p.guest.peer_connected(p.now);
-    p.route(Seat::Guest, b);
-    p.pump();
-    p.assert_in_sync();
-    assert_eq!(p.guest.room().winner(), Some(p.host.player()));
+    p.thaw(Seat::Guest);
+    p.connect();
+    p.settle();
+    assert!(p.in_sync());
+    assert_eq!(p.guest().room().winner(), Some(p.host().player()));
 }
 
 #[test]
 fn a_disconnection_then_reload_resynchronises_to_the_uninterrupted_game() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 6);
-    while p.mover() != Seat::Host {
+    while p.mover().expect("a game in progress") != Seat::Host {
         play_some(&mut p, 1);
     }
     // The host plays just as the guest's tab reloads: the message is lost.
-    let g = p.host.game().unwrap().clone();
+    let g = p.host().game().unwrap().clone();
     p.act(Seat::Host, Command::Play(legal_step(&g, 4))).unwrap();
-    p.to_guest.clear();
-    let out = p.host.peer_disconnected(p.now);
-    p.route(Seat::Host, out);
+    p.restart(Seat::Guest);
     assert_eq!(
         p.act(Seat::Host, Command::Propose(Proposal::Draw)),
         Err(CommandError::PeerAway),
         "the game is suspended while the other is away"
     );
-    assert!(!p.host.my_turn() && !p.guest.my_turn());
-    let saved = p.guest.save();
-    p.guest = Session::restore(saved).unwrap();
-    assert_ne!(p.guest.room(), p.host.room());
-    let a = p.host.peer_connected(p.now);
-    p.route(Seat::Host, a);
-    let b = p.guest.peer_connected(p.now);
-    p.route(Seat::Guest, b);
-    p.pump();
-    p.assert_in_sync();
+    assert!(!p.host().my_turn() && !p.guest().my_turn());
+    assert_ne!(p.guest().room(), p.host().room());
+    p.connect();
+    p.settle();
+    assert!(p.in_sync());
     play_some(&mut p, 400);
-    p.assert_in_sync();
+    assert!(p.in_sync());
 }
 
 #[test]
 fn arbitrary_bytes_never_panic_the_decoder() {
     let mut seed = 0x1234_5678_9abc_def0u64;
-    let mut p = Pair::new(GameKind::Meta, 0);
-    let valid = encode(&Message::Entries(p.host.entries()));
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    let valid = encode(&Message::Entries(p.host().entries()));
     for round in 0..3000 {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -684,24 +572,24 @@ fn arbitrary_bytes_never_panic_the_decoder() {
             b
         };
         let _ = decode_message(&bytes);
-        let out = p.guest.receive(&bytes, 0);
+        let out = p.side_mut(Seat::Guest).receive(&bytes, 0);
         p.route(Seat::Guest, out);
     }
     assert!(decode_message(&vec![0u8; wire::MAX_MESSAGE + 1]) == Err(DecodeError::TooLarge));
-    p.to_host.clear();
+    p.clear(Seat::Host);
     play_some(&mut p, 3);
-    p.assert_in_sync();
+    assert!(p.in_sync());
 }
 
 #[test]
 fn an_exported_transcript_verifies_and_every_byte_corruption_is_caught() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 12);
     p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-    let text = p.guest.export();
+    let text = p.guest().export();
     let v = transcript::verify(&text).unwrap();
-    assert_eq!(v.game(), p.host.game());
-    assert_eq!(v.room, *p.host.room());
+    assert_eq!(v.game(), p.host().game());
+    assert_eq!(v.room, *p.host().room());
     let bytes = text.as_bytes();
     let mut checked = 0;
     for i in 0..bytes.len() {
@@ -905,45 +793,45 @@ fn a_code_and_its_hosts_link_name_one_room() {
 fn a_whole_game_by_code_and_the_guest_learns_the_hosts_key() {
     for kind in [GameKind::Morris, GameKind::Meta] {
         let host = Invite::with_code(kind, 60, CODE, HOST_SEED).unwrap();
-        let mut p = Pair::with_invites(host.clone(), Invite::from_code(kind, CODE).unwrap());
-        p.assert_in_sync();
-        assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
-        assert_eq!(p.guest.room().rules, Some(host.rules), "the host's rules");
-        assert!(p.host.room().hello == [true, true]);
+        let mut p = Loopback::with_invites(host.clone(), Invite::from_code(kind, CODE).unwrap());
+        assert!(p.in_sync());
+        assert_eq!(p.guest().invite().host_key, Some(public_key(HOST_SEED)));
+        assert_eq!(p.guest().room().rules, Some(host.rules), "the host's rules");
+        assert!(p.host().room().hello == [true, true]);
         play_some(&mut p, 500);
-        p.assert_in_sync();
-        assert!(p.host.game().unwrap().outcome().is_some());
+        assert!(p.in_sync());
+        assert!(p.host().game().unwrap().outcome().is_some());
         assert!(!p
-            .events
+            .events()
             .iter()
             .any(|(_, e)| matches!(e, Event::Refused { .. } | Event::Void { .. })));
 
         // The learned key is saved, so a reload keeps checking the host's entries with it.
-        let saved = p.guest.save();
+        let saved = p.guest().save();
         assert_eq!(saved.invite.host_key, host.host_key);
         let restored = Session::restore(saved).unwrap();
-        assert_eq!(restored.invite(), p.guest.invite());
-        assert_eq!(restored.room(), p.guest.room());
-        assert_eq!(restored.entries(), p.guest.entries());
+        assert_eq!(restored.invite(), p.guest().invite());
+        assert_eq!(restored.room(), p.guest().room());
+        assert_eq!(restored.entries(), p.guest().entries());
         // A save that lost the key (written before it was learned) learns it from its entries.
-        let mut keyless = p.guest.save();
+        let mut keyless = p.guest().save();
         keyless.invite.host_key = None;
         let restored = Session::restore(keyless).unwrap();
         assert_eq!(restored.invite().host_key, host.host_key);
 
         // Both sides export the same transcript, and it verifies.
-        let text = p.guest.export();
-        assert_eq!(text, p.host.export());
+        let text = p.guest().export();
+        assert_eq!(text, p.host().export());
         let v = transcript::verify(&text).unwrap();
-        assert_eq!(&v.room, p.host.room());
+        assert_eq!(&v.room, p.host().room());
     }
     // A guest with the host's full link joins the same code room, with the key checked.
     let host = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
     let link = Invite::from_fragment(&host.to_fragment()).unwrap();
-    let mut p = Pair::with_invites(host, link);
+    let mut p = Loopback::with_invites(host, link);
     play_some(&mut p, 4);
-    p.assert_in_sync();
-    assert_eq!(p.host.game().unwrap().turns(), 4);
+    assert!(p.in_sync());
+    assert_eq!(p.host().game().unwrap().turns(), 4);
 }
 
 #[test]
@@ -965,20 +853,17 @@ fn a_guest_by_code_reloads_before_the_host_arrives() {
 
     // The reloaded guest meets the host and learns its key then.
     let host = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
-    let mut p = Pair::with_invites(host, guest_invite);
-    p.guest = Session::restore(saved).unwrap();
-    assert_eq!(p.guest.invite().host_key, None);
-    assert_eq!(p.guest.game(), None);
-    let a = p.host.peer_connected(p.now);
-    p.route(Seat::Host, a);
-    let b = p.guest.peer_connected(p.now);
-    p.route(Seat::Guest, b);
-    p.pump();
-    p.assert_in_sync();
-    assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
+    let mut p = Loopback::with_invites(host, guest_invite);
+    *p.side_mut(Seat::Guest) = Session::restore(saved).unwrap();
+    assert_eq!(p.guest().invite().host_key, None);
+    assert_eq!(p.guest().game(), None);
+    p.connect();
+    p.settle();
+    assert!(p.in_sync());
+    assert_eq!(p.guest().invite().host_key, Some(public_key(HOST_SEED)));
     play_some(&mut p, 3);
-    p.assert_in_sync();
-    assert!(transcript::verify(&p.guest.export()).is_ok());
+    assert!(p.in_sync());
+    assert!(transcript::verify(&p.guest().export()).is_ok());
 }
 
 #[test]
@@ -1023,7 +908,7 @@ fn without_the_code_a_stranger_takes_neither_seat_of_a_code_room() {
 #[test]
 fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
     let host_invite = Invite::with_code(GameKind::Meta, 0, CODE, HOST_SEED).unwrap();
-    let mut p = Pair::with_invites(
+    let mut p = Loopback::with_invites(
         host_invite.clone(),
         Invite::from_code(GameKind::Meta, CODE).unwrap(),
     );
@@ -1032,10 +917,11 @@ fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
     // its proof is right, but the seat is bound to the first host's key.
     let late = Invite::with_code(GameKind::Meta, 0, CODE, [77; 32]).unwrap();
     let late = Session::host(late, [77; 32], Config::default(), 0).unwrap();
-    let out = deliver(&mut p.guest, &late, p.now);
+    let now = p.now();
+    let out = deliver(p.side_mut(Seat::Guest), &late, now);
     assert!(refused_in(&out, Refusal::Intruder));
-    assert_eq!(p.guest.invite().host_key, Some(public_key(HOST_SEED)));
-    assert!(!p.guest.forked());
+    assert_eq!(p.guest().invite().host_key, Some(public_key(HOST_SEED)));
+    assert!(!p.guest().forked());
     // The first prover wins: a fresh guest that hears the impostor first binds it, and the
     // real host is then the intruder. The code is only as strong as its secrecy.
     let mut tofu = Session::guest(
@@ -1047,14 +933,15 @@ fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
     deliver(&mut tofu, &late, 0);
     assert_eq!(tofu.invite().host_key, Some(public_key([77; 32])));
     assert!(refused_in(
-        &deliver(&mut tofu, &p.host, 0),
+        &deliver(&mut tofu, p.host(), 0),
         Refusal::Intruder
     ));
     // The real host's key writing a second, different hello (a copied tab): a fork.
     let copy = Session::host(host_invite, HOST_SEED, Config::default(), 5).unwrap();
-    let out = deliver(&mut p.guest, &copy, p.now);
+    let now = p.now();
+    let out = deliver(p.side_mut(Seat::Guest), &copy, now);
     assert!(refused_in(&out, Refusal::Fork));
-    assert!(p.guest.forked() && p.guest.suspended());
+    assert!(p.guest().forked() && p.guest().suspended());
 }
 
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
@@ -1066,32 +953,32 @@ mod record {
     use super::*;
     use crate::morris::{Morris, Phase};
 
-    fn run(p: &mut Pair, seat: Seat, c: Command) {
-        p.now += 1;
+    fn run(p: &mut Loopback, seat: Seat, c: Command) {
+        p.set_now(p.now() + 1);
         p.exchange(seat, c);
-        p.assert_in_sync();
+        assert!(p.in_sync());
     }
 
-    fn morris(p: &Pair) -> Morris {
-        match p.host.game() {
+    fn morris(p: &Loopback) -> Morris {
+        match p.host().game() {
             Some(AnyGame::Morris(g)) => g.clone(),
             _ => unreachable!(),
         }
     }
 
     /// Replays the record from a fresh game with the same limit.
-    fn replayed(p: &Pair) -> Morris {
+    fn replayed(p: &Loopback) -> Morris {
         let limit = morris(p).max_turns() as u32;
         crate::record::replay(
             Morris::with_max_turns(limit).unwrap(),
-            &p.guest.room().record(),
+            &p.guest().room().record(),
         )
         .expect("the record replays")
     }
 
     #[test]
     fn the_record_replays_to_the_shared_game_through_undos_and_new_games() {
-        let mut p = Pair::new(GameKind::Morris, 200);
+        let mut p = Loopback::new(GameKind::Morris, 200);
         let mut undone_during_capture = false;
         let mut seed = 7u64;
         for _ in 0..160 {
@@ -1101,39 +988,39 @@ mod record {
             }
             if g.phase() == Phase::Capture && !undone_during_capture {
                 // Take the half-played turn back: the record never held it.
-                let before = p.host.room().record();
-                let mover = p.mover();
+                let before = p.host().room().record();
+                let mover = p.mover().expect("a game in progress");
                 run(&mut p, mover.other(), Command::Propose(Proposal::Undo));
                 run(&mut p, mover, Command::Reply { accept: true });
                 undone_during_capture = true;
-                assert!(before.len() >= p.host.room().record().len());
+                assert!(before.len() >= p.host().room().record().len());
                 assert_eq!(replayed(&p), morris(&p));
                 continue;
             }
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let mover = p.mover();
+            let mover = p.mover().expect("a game in progress");
             let step = legal_step(&AnyGame::Morris(g), (seed >> 33) as usize);
             run(&mut p, mover, Command::Play(step));
             let now = morris(&p);
             if now.phase() != Phase::Capture {
-                assert_eq!(replayed(&p), now, "record {}", p.host.room().record());
+                assert_eq!(replayed(&p), now, "record {}", p.host().room().record());
             }
         }
         assert!(undone_during_capture, "the random game formed no mill");
         let turns = morris(&p).turns();
         assert_eq!(
-            crate::record::tokens(&p.host.room().record()).count() as u32,
+            crate::record::tokens(&p.host().room().record()).count() as u32,
             turns
         );
 
         // An accepted undo of a whole turn drops exactly its token.
         if !morris(&p).is_over() {
-            let record = p.host.room().record();
+            let record = p.host().room().record();
             run(&mut p, Seat::Host, Command::Propose(Proposal::Undo));
             run(&mut p, Seat::Guest, Command::Reply { accept: true });
-            let shorter = p.host.room().record();
+            let shorter = p.host().room().record();
             assert!(record.starts_with(&shorter) && shorter.len() < record.len());
             assert_eq!(replayed(&p), morris(&p));
         }
@@ -1145,31 +1032,31 @@ mod record {
             Command::Propose(Proposal::NewGame { max_turns: None }),
         );
         run(&mut p, Seat::Guest, Command::Reply { accept: true });
-        assert_eq!(p.host.room().record(), "");
+        assert_eq!(p.host().room().record(), "");
     }
 
     #[test]
     fn a_meta_record_names_the_cells_played() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         for _ in 0..12 {
-            let g = p.host.game().unwrap().clone();
+            let g = p.host().game().unwrap().clone();
             if g.outcome().is_some() {
                 break;
             }
-            let mover = p.mover();
+            let mover = p.mover().expect("a game in progress");
             run(
                 &mut p,
                 mover,
                 Command::Play(legal_step(&g, g.turns() as usize)),
             );
         }
-        let Some(AnyGame::Meta(g)) = p.host.game() else {
+        let Some(AnyGame::Meta(g)) = p.host().game() else {
             unreachable!()
         };
         let replayed =
-            crate::record::replay(crate::meta::Meta::new(), &p.host.room().record()).unwrap();
+            crate::record::replay(crate::meta::Meta::new(), &p.host().room().record()).unwrap();
         assert_eq!(&replayed, g);
-        assert_eq!(crate::record::tokens(&p.host.room().record()).count(), 12);
+        assert_eq!(crate::record::tokens(&p.host().room().record()).count(), 12);
     }
 }
 
@@ -1177,8 +1064,8 @@ mod review {
     use super::*;
 
     /// [`signed_next`] as the host holds the chains.
-    fn signed_for_host(p: &Pair, key: [u8; 32], seat: Seat, body: Body) -> Entry {
-        signed_next(&p.host, p.now, key, seat, body)
+    fn signed_for_host(p: &Loopback, key: [u8; 32], seat: Seat, body: Body) -> Entry {
+        signed_next(p.host(), p.now(), key, seat, body)
     }
 
     fn voids(out: &[Effect]) -> usize {
@@ -1187,36 +1074,24 @@ mod review {
             .count()
     }
 
-    /// Delivers at most `n` messages; true if both queues emptied.
-    fn pump_bounded(p: &mut Pair, n: usize) -> bool {
-        for _ in 0..n {
-            if let Some(m) = p.to_guest.pop_front() {
-                let out = p.guest.receive(&m, p.now);
-                p.route(Seat::Guest, out);
-            } else if let Some(m) = p.to_host.pop_front() {
-                let out = p.host.receive(&m, p.now);
-                p.route(Seat::Host, out);
-            } else {
-                return true;
-            }
-        }
-        false
-    }
-
     /// mod.rs refold(): every void informed entry of the whole transcript is reported again on
     /// every later `Entries` message.
     #[test]
     fn review_a_void_entry_is_reported_once_not_on_every_later_message() {
-        let mut p = Pair::new(GameKind::Morris, 100);
+        let mut p = Loopback::new(GameKind::Morris, 100);
         let e1 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(0)));
-        send_to_guest(&mut p, vec![e1]);
+        p.deliver_entries(Seat::Guest, vec![e1]);
         let e2 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(1)));
-        let out = p.guest.receive(&encode(&Message::Entries(vec![e2])), 0);
+        let out = p
+            .side_mut(Seat::Guest)
+            .receive(&encode(&Message::Entries(vec![e2])), 0);
         assert_eq!(voids(&out), 1, "the out-of-turn move is reported");
         // A perfectly valid later entry of the host.
         let e3 = forged(&p, HOST_SEED, Seat::Host, Body::Propose(Proposal::Draw));
-        let out = p.guest.receive(&encode(&Message::Entries(vec![e3])), 0);
-        assert!(p.guest.room().open[0].is_some());
+        let out = p
+            .side_mut(Seat::Guest)
+            .receive(&encode(&Message::Entries(vec![e3])), 0);
+        assert!(p.guest().room().open[0].is_some());
         assert_eq!(voids(&out), 0, "the old void entry is reported again");
     }
 
@@ -1225,17 +1100,14 @@ mod review {
     /// be answered (Expired) with a real clock.
     #[test]
     fn review_a_reloaded_tab_can_still_answer_the_open_proposal() {
-        let mut p = Pair::new(GameKind::Meta, 0);
-        p.now = 1_700_000_000_000;
+        let mut p = Loopback::new(GameKind::Meta, 0);
+        p.set_now(1_700_000_000_000);
         play_some(&mut p, 1);
         p.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-        p.host = Session::restore(p.host.save()).unwrap();
-        let a = p.host.peer_connected(p.now);
-        p.route(Seat::Host, a);
-        let b = p.guest.peer_connected(p.now);
-        p.route(Seat::Guest, b);
-        p.pump();
-        p.now += 1_000;
+        p.restart(Seat::Host);
+        p.connect();
+        p.settle();
+        p.set_now(p.now() + 1_000);
         assert_eq!(p.act(Seat::Host, Command::Reply { accept: true }), Ok(()));
     }
 
@@ -1243,11 +1115,11 @@ mod review {
     /// again. A relay replaying one fork message grows memory without bound.
     #[test]
     fn review_replaying_a_fork_proof_does_not_grow_memory() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 2);
-        let mut copy = Session::restore(p.host.save()).unwrap();
+        let mut copy = Session::restore(p.host().save()).unwrap();
         let _ = copy.peer_connected(5);
-        let g = p.host.game().unwrap().clone();
+        let g = p.host().game().unwrap().clone();
         let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
         p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
         let m = out
@@ -1258,13 +1130,13 @@ mod review {
             })
             .unwrap();
         for _ in 0..1000 {
-            let _ = p.guest.receive(&m, 6);
+            let _ = p.side_mut(Seat::Guest).receive(&m, 6);
         }
-        assert!(p.guest.forked());
+        assert!(p.guest().forked());
         assert!(
-            p.guest.fork_proofs().len() <= 2,
+            p.guest().fork_proofs().len() <= 2,
             "{} copies of one fork proof held",
-            p.guest.fork_proofs().len()
+            p.guest().fork_proofs().len()
         );
     }
 
@@ -1273,17 +1145,20 @@ mod review {
     /// an endless message loop between two honest peers, each turn adding a fork proof.
     #[test]
     fn review_a_fork_followed_by_more_entries_does_not_loop_forever() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 2);
-        assert_eq!(p.mover(), Seat::Host);
+        assert_eq!(p.mover().expect("a game in progress"), Seat::Host);
         // A copy of the host's tab (restored from its storage) plays first, and the guest hears
         // it first.
-        let mut copy = Session::restore(p.host.save()).unwrap();
-        let _ = copy.peer_connected(p.now);
-        let g = p.host.game().unwrap().clone();
-        for e in copy.act(Command::Play(legal_step(&g, 0)), p.now).unwrap() {
+        let mut copy = Session::restore(p.host().save()).unwrap();
+        let _ = copy.peer_connected(p.now());
+        let g = p.host().game().unwrap().clone();
+        for e in copy.act(Command::Play(legal_step(&g, 0)), p.now()).unwrap() {
             if let Effect::Send(m) = e {
-                let out = p.guest.receive(&m, p.now);
+                let out = {
+                    let now = p.now();
+                    p.side_mut(Seat::Guest).receive(&m, now)
+                };
                 p.route(Seat::Guest, out);
             }
         }
@@ -1291,9 +1166,9 @@ mod review {
         p.act(Seat::Host, Command::Play(legal_step(&g, 1))).unwrap();
         p.act(Seat::Host, Command::Propose(Proposal::Draw)).unwrap();
         p.act(Seat::Host, Command::Withdraw).unwrap();
-        let quiet = pump_bounded(&mut p, 2_000);
-        let proofs = p.guest.fork_proofs().len() + p.host.fork_proofs().len();
-        assert!(p.guest.forked());
+        let quiet = p.settle_within(2_000);
+        let proofs = p.guest().fork_proofs().len() + p.host().fork_proofs().len();
+        assert!(p.guest().forked());
         assert!(
             quiet,
             "still exchanging after 2000 messages ({proofs} fork proofs held)"
@@ -1304,21 +1179,23 @@ mod review {
     /// can fail, so a void (and reported) Reply still changes the room.
     #[test]
     fn review_a_void_reply_changes_nothing() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
         p.exchange(Seat::Host, Command::Propose(Proposal::Undo));
         p.exchange(Seat::Guest, Command::Propose(Proposal::Undo));
-        let host_undo = p.host.room().open[0].expect("the host's undo is open").seq;
+        let host_undo = p.host().room().open[0]
+            .expect("the host's undo is open")
+            .seq;
         // The host accepts the guest's undo: that takes back the only turn and closes the
         // host's own undo, which was about the position before it.
         p.exchange(Seat::Host, Command::Reply { accept: true });
-        assert!(p.host.room().open[0].is_none());
+        assert!(p.host().room().open[0].is_none());
         assert_eq!(
             p.act(Seat::Guest, Command::Reply { accept: true }),
             Err(CommandError::NoProposal)
         );
         // A hostile guest sends the accept anyway.
-        let before = p.host.room().clone();
+        let before = p.host().room().clone();
         let e = signed_for_host(
             &p,
             GUEST_SEED,
@@ -1328,9 +1205,13 @@ mod review {
                 accept: true,
             },
         );
-        let out = p.host.receive(&encode(&Message::Entries(vec![e])), p.now);
+        let out = {
+            let now = p.now();
+            p.side_mut(Seat::Host)
+                .receive(&encode(&Message::Entries(vec![e])), now)
+        };
         assert_eq!(voids(&out), 1, "void and reported");
-        assert_eq!(p.host.room(), &before, "a void entry changed the room");
+        assert_eq!(p.host().room(), &before, "a void entry changed the room");
     }
 
     /// Honest race, no divergence but a wrong outcome: the guest offers a rematch, then plays on
@@ -1339,21 +1220,21 @@ mod review {
     /// the opening move of game 1.
     #[test]
     fn review_a_move_for_the_old_game_is_not_replayed_into_the_rematch() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
-        assert_eq!(p.mover(), Seat::Guest);
+        assert_eq!(p.mover().expect("a game in progress"), Seat::Guest);
         p.exchange(
             Seat::Guest,
             Command::Propose(Proposal::NewGame { max_turns: None }),
         );
         // Crossing messages: the host accepts while the guest plays its move.
         p.act(Seat::Host, Command::Reply { accept: true }).unwrap();
-        let g = p.guest.game().unwrap().clone();
+        let g = p.guest().game().unwrap().clone();
         p.exchange(Seat::Guest, Command::Play(legal_step(&g, 5)));
-        p.assert_in_sync();
-        assert_eq!(p.host.room().game_number, 1);
+        assert!(p.in_sync());
+        assert_eq!(p.host().room().game_number, 1);
         assert_eq!(
-            p.host.game().unwrap().turns(),
+            p.host().game().unwrap().turns(),
             0,
             "the guest's game-0 move was played as the first move of game 1"
         );
@@ -1363,26 +1244,33 @@ mod review {
     #[test]
     fn review_a_fork_still_suspends_after_a_reload() {
         let mut p = copied_host_tab_writes();
-        assert!(p.guest.suspended());
-        p.guest = Session::restore(p.guest.save()).unwrap();
-        assert!(p.guest.suspended(), "the reload forgot the fork");
+        assert!(p.guest().suspended());
+        p.restart(Seat::Guest);
+        assert!(p.guest().suspended(), "the reload forgot the fork");
     }
 
     /// mod.rs restore(): presence restarts at `Waiting`, so a player who reloads while the other
     /// is away can never claim the game (`reserved_until` is None for ever).
     #[test]
     fn review_a_reload_while_the_other_is_away_keeps_the_reservation_clock() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 2);
-        let out = p.host.peer_disconnected(1_000);
+        let out = p.side_mut(Seat::Host).peer_disconnected(1_000);
         p.route(Seat::Host, out);
-        p.host = Session::restore(p.host.save()).unwrap();
-        p.now = 10_000_000;
-        assert_eq!(p.host.next_wakeup(), Some(0), "a driver calls tick at once");
-        let _ = p.host.tick(p.now);
+        p.restart(Seat::Host);
+        p.set_now(10_000_000);
+        assert_eq!(
+            p.host().next_wakeup(),
+            Some(0),
+            "a driver calls tick at once"
+        );
+        let _ = {
+            let now = p.now();
+            p.side_mut(Seat::Host).tick(now)
+        };
         // The reservation counts from the reload (the tab cannot know how long it was away).
-        assert_eq!(p.host.reserved_until(), Some(p.now + 300_000));
-        p.now += 300_000;
+        assert_eq!(p.host().reserved_until(), Some(p.now() + 300_000));
+        p.set_now(p.now() + 300_000);
         assert_eq!(p.act(Seat::Host, Command::ClaimWin), Ok(()));
     }
 
@@ -1391,20 +1279,20 @@ mod review {
     /// cost O(transcript).
     #[test]
     fn review_a_hostile_peer_cannot_grow_the_transcript_without_bound() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         let key = ed25519_dalek::SigningKey::from_bytes(&HOST_SEED);
         let mut last_out = Vec::new();
         let mut first_ms = None;
         for batch in 0..400 {
             let mut es = Vec::new();
             for _ in 0..48 {
-                let c = &p.guest.chains;
+                let c = &p.guest().chains;
                 let prev = es
                     .last()
                     .map_or(c.last_hash(Seat::Host), |e: &Entry| e.hash());
                 let seq = c.len(Seat::Host) + es.len() as u32;
                 let header = Header {
-                    room: p.host.invite().room,
+                    room: p.host().invite().room,
                     seat: Seat::Host,
                     seq,
                     time: 0,
@@ -1421,7 +1309,9 @@ mod review {
                 ));
             }
             let t = std::time::Instant::now();
-            last_out = p.guest.receive(&encode(&Message::Entries(es)), 0);
+            last_out = p
+                .side_mut(Seat::Guest)
+                .receive(&encode(&Message::Entries(es)), 0);
             if batch == 0 {
                 first_ms = Some(t.elapsed().as_secs_f64() * 1e3);
             } else if batch == 399 {
@@ -1433,7 +1323,7 @@ mod review {
                 );
             }
         }
-        let held = p.guest.chains.len(Seat::Host);
+        let held = p.guest().chains.len(Seat::Host);
         assert!(held <= 10_000, "{held} void host entries held");
         assert!(voids(&last_out) <= 48);
     }
@@ -1444,7 +1334,7 @@ mod review {
     /// accepts the transcript.
     #[test]
     fn review_a_hostile_guest_cannot_hide_faults_by_never_acknowledging() {
-        let mut p = Pair::new(GameKind::Meta, 0);
+        let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 1);
         let mut bad = Vec::new();
         for body in [play(Step::Place(3)), Body::Settings { max_turns: 7 }] {
@@ -1458,20 +1348,21 @@ mod review {
                 header,
                 body,
             );
+            let now = p.now();
             let out = p
-                .host
-                .receive(&encode(&Message::Entries(vec![e.clone()])), p.now);
+                .side_mut(Seat::Host)
+                .receive(&encode(&Message::Entries(vec![e.clone()])), now);
             assert!(!out
                 .iter()
                 .any(|x| matches!(x, Effect::Event(Event::Refused { .. }))));
             bad.push(voids(&out));
         }
         assert_eq!(
-            p.host.chains.len(Seat::Guest),
+            p.host().chains.len(Seat::Guest),
             3,
             "both accepted into the transcript"
         );
-        let verified = transcript::verify(&p.host.export()).is_ok();
+        let verified = transcript::verify(&p.host().export()).is_ok();
         assert_eq!(
             bad,
             vec![1, 1],
@@ -1482,9 +1373,9 @@ mod review {
 
 #[test]
 fn repeated_heads_asking_for_everything_get_one_resend_per_second() {
-    let mut p = Pair::new(GameKind::Morris, 100);
+    let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 12);
-    let total = p.host.entries().len();
+    let total = p.host().entries().len();
     let empty = Heads {
         count: [0, 0],
         last: [Digest32::ZERO, Digest32::ZERO],
@@ -1501,30 +1392,91 @@ fn repeated_heads_asking_for_everything_get_one_resend_per_second() {
             })
             .sum()
     };
-    let t = p.now + 10;
-    let first = p.host.receive(&ask, t);
+    let t = p.now() + 10;
+    let first = p.side_mut(Seat::Host).receive(&ask, t);
     assert_eq!(
         sent_entries(&first),
         total,
         "the first request gets the whole transcript"
     );
     for i in 1..100 {
-        let again = p.host.receive(&ask, t + i);
+        let again = p.side_mut(Seat::Host).receive(&ask, t + i);
         assert_eq!(sent_entries(&again), 0, "request {i} within the second");
     }
-    let later = p.host.receive(&ask, t + RESEND_MS);
+    let later = p.side_mut(Seat::Host).receive(&ask, t + RESEND_MS);
     assert_eq!(sent_entries(&later), total, "asked again a second later");
     // A request for less (a suffix of what was just sent) inside the second is a repeat too.
-    let mut heads = p.host.heads();
+    let mut heads = p.host().heads();
     heads.count[0] -= 1;
     heads.last[0] = p
-        .host
+        .host()
         .chains
         .hash_at(Seat::Host, heads.count[0] - 1)
         .unwrap();
     let out = p
-        .host
+        .side_mut(Seat::Host)
         .receive(&encode(&Message::Heads(heads)), t + RESEND_MS + 1);
     assert_eq!(sent_entries(&out), 0);
-    assert_eq!(p.guest.entries().len(), total, "nothing was lost meanwhile");
+    assert_eq!(
+        p.guest().entries().len(),
+        total,
+        "nothing was lost meanwhile"
+    );
+}
+
+#[test]
+fn a_wake_up_once_served_is_never_asked_for_again() {
+    // A caller that sleeps until `next_wakeup` must never be woken in the past: after the
+    // reservation ran out (the claim is possible and stays so), and while a fork keeps our
+    // expired proposal open, nothing more is due.
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    play_some(&mut p, 2);
+    p.exchange(Seat::Host, Command::Propose(Proposal::Draw));
+    p.freeze(Seat::Guest);
+    p.advance(400_000);
+    let host = p.host();
+    assert!(host.reserved_until().is_some_and(|t| t < p.now()));
+    assert!(
+        host.next_wakeup().is_none_or(|t| t > p.now()),
+        "{:?} at {}",
+        host.next_wakeup(),
+        p.now()
+    );
+    let mut copy = host.clone();
+    for now in [400_001, 500_000, 10_000_000] {
+        copy.tick(now);
+        assert!(copy.next_wakeup().is_none_or(|t| t > now));
+    }
+}
+
+#[test]
+fn the_saved_text_reads_back_and_nothing_else_does() {
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    play_some(&mut p, 7);
+    let guest = p.guest();
+    let text = guest.save_text();
+    assert_eq!(
+        text,
+        guest.save().to_text(),
+        "borrowed and owned saves agree"
+    );
+    let saved = Saved::from_text(&text).unwrap();
+    assert_eq!(saved, guest.save());
+    let back = Session::restore(saved).unwrap();
+    assert_eq!(back.room(), guest.room());
+    assert_eq!(back.entries(), guest.entries());
+    for bad in ["", "zz", &text[..text.len() - 2], &format!("{text}00")] {
+        assert_eq!(
+            Saved::from_text(bad),
+            Err(RestoreError::Unreadable),
+            "{bad:.20}"
+        );
+    }
+    // Readable, but the seed is not the host's any more: the keys no longer match.
+    let mut wrong = guest.save();
+    wrong.seat = Seat::Host;
+    assert_eq!(
+        Session::restore(wrong).err(),
+        Some(RestoreError::KeysMismatch)
+    );
 }

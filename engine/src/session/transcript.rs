@@ -66,20 +66,29 @@ pub struct Verified {
 impl Verified {
     /// The final state of the current game (the `replay` JSON of it).
     pub fn game(&self) -> Option<&AnyGame> {
-        self.room.game.as_ref()
+        self.room.game()
     }
 }
 
-/// Writes a transcript.
+/// Writes a transcript of these entries.
 pub fn export(invite: &Invite, entries: &[Entry]) -> String {
+    let lines: Vec<String> = entries
+        .iter()
+        .map(|e| wire::hex(&wire::encode(e)))
+        .collect();
+    export_lines(invite, lines.iter().map(String::as_str))
+}
+
+/// Writes a transcript whose entries are already in hexadecimal, one per line.
+pub(super) fn export_lines<'a>(invite: &Invite, lines: impl Iterator<Item = &'a str>) -> String {
     let mut s = format!(
         "{MAGIC}\nroom {}\nhost {}\ngame {}\n",
         wire::hex(&invite.room.0),
         wire::hex(&invite.host_key.unwrap_or([0; 32])),
         invite.rules.kind().as_str()
     );
-    for e in entries {
-        s.push_str(&wire::hex(&wire::encode(e)));
+    for line in lines {
+        s.push_str(line);
         s.push('\n');
     }
     s

@@ -1,9 +1,8 @@
 //! What travels between the two browsers: signed, hash-chained transcript entries and a few
 //! unchained transport messages, in a canonical `postcard` encoding with a size cap.
 
-use crate::meta::Cell;
-use crate::morris::{self, Point};
-use crate::{AnyGame, Game, GameKind};
+pub use crate::table::Step;
+use crate::GameKind;
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -46,7 +45,7 @@ impl fmt::Debug for RoomId {
 }
 
 /// The two seats of a room. The host created it and sets the options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Seat {
     /// Created the room and holds the invitation's key.
     Host,
@@ -97,70 +96,6 @@ impl Rules {
             GameKind::Morris
         } else {
             GameKind::Meta
-        }
-    }
-}
-
-/// One game step as carried on the wire (indices, checked when applied).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Step {
-    /// Morris: place on a point.
-    Place(u8),
-    /// Morris: move from a point to a point.
-    Move(u8, u8),
-    /// Morris: capture on a point.
-    Capture(u8),
-    /// Ultimate tic-tac-toe: play a cell (`board * 9 + cell`).
-    Cell(u8),
-}
-
-impl Step {
-    /// The wire form of a Morris step.
-    pub fn from_morris(a: morris::Action) -> Step {
-        match a {
-            morris::Action::Place(p) => Step::Place(p.index() as u8),
-            morris::Action::Move { from, to } => Step::Move(from.index() as u8, to.index() as u8),
-            morris::Action::Capture(p) => Step::Capture(p.index() as u8),
-        }
-    }
-
-    /// The wire form of an Ultimate tic-tac-toe move.
-    pub fn from_cell(c: Cell) -> Step {
-        Step::Cell(c.index() as u8)
-    }
-
-    /// Every step the player to move may take now, in the engine's order (none once the game
-    /// is over).
-    pub fn legal(game: &AnyGame) -> Vec<Step> {
-        match game {
-            AnyGame::Morris(m) => m
-                .legal_actions()
-                .into_iter()
-                .map(Step::from_morris)
-                .collect(),
-            AnyGame::Meta(m) => m.legal_actions().into_iter().map(Step::from_cell).collect(),
-        }
-    }
-
-    /// The Morris step, if this is one with valid points.
-    pub fn to_morris(self) -> Option<morris::Action> {
-        let p = Point::new;
-        Some(match self {
-            Step::Place(a) => morris::Action::Place(p(a)?),
-            Step::Move(a, b) => morris::Action::Move {
-                from: p(a)?,
-                to: p(b)?,
-            },
-            Step::Capture(a) => morris::Action::Capture(p(a)?),
-            Step::Cell(_) => return None,
-        })
-    }
-
-    /// The cell, if this is an Ultimate tic-tac-toe move with a valid index.
-    pub fn to_cell(self) -> Option<Cell> {
-        match self {
-            Step::Cell(c) => Cell::new(c),
-            _ => None,
         }
     }
 }
@@ -312,10 +247,7 @@ impl Entry {
 
     /// The entry's hash: what the next entries link to.
     pub fn hash(&self) -> Digest32 {
-        let mut h = Sha256::new();
-        h.update(HASH_DOMAIN);
-        h.update(encode(self));
-        Digest32(h.finalize().into())
+        hash_encoded(&encode(self))
     }
 
     /// The sender's seat.
@@ -327,6 +259,14 @@ impl Entry {
     pub fn seq(&self) -> u32 {
         self.header.seq
     }
+}
+
+/// The hash of an entry from its canonical encoding.
+pub fn hash_encoded(bytes: &[u8]) -> Digest32 {
+    let mut h = Sha256::new();
+    h.update(HASH_DOMAIN);
+    h.update(bytes);
+    Digest32(h.finalize().into())
 }
 
 fn signed_bytes(header: &Header, body: &Body) -> Vec<u8> {
@@ -425,12 +365,12 @@ pub fn decode_message(bytes: &[u8]) -> Result<Message, DecodeError> {
 /// Lowercase hexadecimal.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
+    let mut out = Vec::with_capacity(bytes.len() * 2);
     for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
+        out.push(DIGITS[(b >> 4) as usize]);
+        out.push(DIGITS[(b & 15) as usize]);
     }
-    s
+    String::from_utf8(out).expect("hexadecimal digits are ASCII")
 }
 
 /// Strict lowercase hexadecimal (no uppercase, no whitespace): every character counts.

@@ -1,0 +1,137 @@
+//! What goes in and out of a [`Session`](super::Session): the local player's commands and why
+//! one is refused, the effects to carry out (send, save, tell the user) and the events among
+//! them, and where the other seat is.
+
+use super::chains::Refusal;
+use super::room::{RoomEvent, Void};
+use super::wire::{DecodeError, Proposal, Seat, Step};
+use std::fmt;
+
+/// What the local player can do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A game step (only when it is our turn).
+    Play(Step),
+    /// Open a proposal.
+    Propose(Proposal),
+    /// Answer the other side's open proposal.
+    Reply {
+        /// Accept or decline.
+        accept: bool,
+    },
+    /// Withdraw our open proposal.
+    Withdraw,
+    /// Resign the current game.
+    Resign,
+    /// Claim the game: the other side stayed away past the reservation.
+    ClaimWin,
+    /// Host, before the first move: change the Morris turn limit.
+    Settings {
+        /// 1–500.
+        max_turns: u16,
+    },
+    /// Leave the room.
+    Leave,
+}
+
+/// Why a command was refused (nothing was sent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The room's rules refuse it now.
+    Refused(Void),
+    /// No open proposal to answer or withdraw.
+    NoProposal,
+    /// The proposal's minute ran out.
+    Expired,
+    /// The other side is not away long enough to claim the game.
+    TooEarly,
+    /// The room is forked or incompatible: play is suspended.
+    Suspended,
+    /// The other seat is away: the game waits for it (only resigning, withdrawing, claiming
+    /// and leaving remain possible).
+    PeerAway,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Refused(v) => v.fmt(f),
+            CommandError::NoProposal => f.write_str("no open proposal"),
+            CommandError::Expired => f.write_str("the proposal expired"),
+            CommandError::TooEarly => f.write_str("the seat is still reserved"),
+            CommandError::Suspended => f.write_str("the room is suspended"),
+            CommandError::PeerAway => f.write_str("the other player is away"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// Something the UI may want to show. Every change of the shared room comes as
+/// [`Event::Room`]: a page renders again on events, it never compares states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An entry (ours or the other seat's) took effect in the room: what it did.
+    Room(RoomEvent),
+    /// An entry that had taken effect lost it: an entry of the other seat that it had not
+    /// seen arrived and folds before it (a race, e.g. our proposal crossing their
+    /// resignation). Both sides end in the same state.
+    Overtaken {
+        /// The entry's seat.
+        seat: Seat,
+        /// Its sequence number.
+        seq: u32,
+        /// Why it is void now.
+        why: Void,
+    },
+    /// Bytes from the peer were not a message of this protocol.
+    Undecodable(DecodeError),
+    /// An entry was refused on arrival.
+    Refused {
+        /// The claimed seat.
+        seat: Seat,
+        /// The claimed sequence number.
+        seq: u32,
+        /// Why.
+        why: Refusal,
+    },
+    /// A signed entry of the other seat was void although its sender knew everything before
+    /// it: a faulty or hostile peer (races between simultaneous entries are not reported).
+    Void {
+        /// The sender.
+        seat: Seat,
+        /// Its sequence number.
+        seq: u32,
+        /// Why it changed nothing.
+        why: Void,
+    },
+    /// Two signed entries with the same number: the seat's key is used twice (a copied tab?).
+    Fork(Seat),
+    /// The peer's presence changed.
+    Presence(Presence),
+}
+
+/// What the UI should do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Send these bytes to the peer on the data channel.
+    Send(Vec<u8>),
+    /// The transcript changed: save [`Session::save`](super::Session::save).
+    Save,
+    /// Tell the user.
+    Event(Event),
+}
+
+/// Where the other seat is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Never connected yet in this session.
+    Waiting,
+    /// Connected and heard from recently.
+    Here,
+    /// Gone or silent since this time (ms): the seat is reserved until `since + reservation`.
+    Away {
+        /// When we last heard from it, or when the connection dropped.
+        since: u64,
+    },
+}

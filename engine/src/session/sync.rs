@@ -1,0 +1,153 @@
+//! Receiving and resynchronising: entries offered to the chains (kept aside ahead of a gap,
+//! forks noticed), and the heads exchange that brings two peers to the same transcript after a
+//! disconnection or a reload (`docs/protocol.md`, « Resync »).
+
+use super::chains::{Added, Refusal};
+use super::wire::{self, Entry, Heads, Message, Seat, MAX_BATCH};
+use super::{Effect, Event, Presence, Session, MAX_PENDING, RESEND_MS};
+
+impl Session {
+    /// How many entries of each seat we hold, and the last hashes.
+    pub fn heads(&self) -> Heads {
+        Heads {
+            count: [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)],
+            last: [
+                self.chains.last_hash(Seat::Host),
+                self.chains.last_hash(Seat::Guest),
+            ],
+        }
+    }
+
+    pub(super) fn send_heads(&mut self, now: u64) -> Effect {
+        self.last_heads_sent = Some(now);
+        Effect::Send(wire::encode(&Message::Heads(self.heads())))
+    }
+
+    /// Bytes from the peer.
+    pub fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<Effect> {
+        let mut out = Vec::new();
+        let message = match wire::decode_message(bytes) {
+            Ok(m) => m,
+            Err(e) => return vec![Effect::Event(Event::Undecodable(e))],
+        };
+        self.last_heard = now;
+        if self.presence != Presence::Here {
+            self.presence = Presence::Here;
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
+        self.stamp_proposal(now);
+        match message {
+            Message::Heads(theirs) => out.extend(self.answer_heads(theirs, now)),
+            Message::Entries(entries) => {
+                let mut added = false;
+                let waiting = self.pending.len();
+                for e in entries {
+                    added |= self.offer(e, &mut out);
+                }
+                let mut grew = added;
+                // Entries kept aside may now follow.
+                while added {
+                    added = false;
+                    for e in std::mem::take(&mut self.pending) {
+                        added |= self.offer(e, &mut out);
+                    }
+                    grew |= added;
+                }
+                if self.pending.len() > waiting && !self.forked {
+                    // A new gap: ask for what is missing (once per gap, not on every message).
+                    out.push(self.send_heads(now));
+                }
+                // Duplicates and refusals leave the transcript as it was: nothing to fold.
+                if grew {
+                    self.learn_host_key();
+                    let events = self.fold(now);
+                    out.push(Effect::Save);
+                    out.extend(events.into_iter().map(Effect::Event));
+                }
+            }
+        }
+        out
+    }
+
+    /// A guest by code keeps the host's key once its `Hello` bound it: saves, restores and
+    /// exports need it.
+    pub(super) fn learn_host_key(&mut self) {
+        if self.invite.host_key.is_none() {
+            self.invite.host_key = self.chains.host_key().map(|k| k.to_bytes());
+        }
+    }
+
+    /// Adds one entry; true if it was new.
+    fn offer(&mut self, e: Entry, out: &mut Vec<Effect>) -> bool {
+        let (seat, seq) = (e.seat(), e.seq());
+        match self.chains.add(e.clone()) {
+            Ok(Added::New) => true,
+            Ok(Added::Duplicate) => false,
+            Err(Refusal::Gap) => {
+                if self.pending.len() < MAX_PENDING && !self.pending.contains(&e) {
+                    self.pending.push(e);
+                }
+                false
+            }
+            Err(why) => {
+                if why == Refusal::Fork && !self.forked {
+                    self.forked = true;
+                    out.push(Effect::Event(Event::Fork(seat)));
+                }
+                out.push(Effect::Event(Event::Refused { seat, seq, why }));
+                false
+            }
+        }
+    }
+
+    /// Sends the entries the peer lacks; asks for ours if we lack some.
+    fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
+        let mut out = Vec::new();
+        if self.forked {
+            // The room is suspended on signed proof; resending would only loop.
+            return out;
+        }
+        let mut we_lack = false;
+        let mut resend = theirs.count;
+        for seat in [Seat::Host, Seat::Guest] {
+            let (have, mine) = (theirs.count[seat.index()], self.chains.len(seat));
+            let held = (have > 0 && have <= mine).then(|| self.chains.hash_at(seat, have - 1));
+            if held.is_some_and(|h| h != Some(theirs.last[seat.index()])) {
+                // Same count, another last entry: send ours from there on. Heads are not
+                // signed, so only the signed entries can prove a fork, on their side.
+                resend[seat.index()] = have - 1;
+            }
+            we_lack |= have > mine;
+        }
+        let asked_again = self.last_resend.is_some_and(|(at, from)| {
+            now < at.saturating_add(RESEND_MS) && resend[0] >= from[0] && resend[1] >= from[1]
+        });
+        if asked_again {
+            if we_lack {
+                out.push(self.send_heads(now));
+            }
+            return out;
+        }
+        // Send in fold order so each entry's references arrive before it.
+        let order: Vec<Entry> = self
+            .chains
+            .merged()
+            .into_iter()
+            .map(|(e, _)| e)
+            .filter(|e| e.seq() >= resend[e.seat().index()])
+            .cloned()
+            .collect();
+        if !order.is_empty() {
+            self.last_resend = Some((now, resend));
+        }
+        for batch in order.chunks(MAX_BATCH) {
+            out.push(Effect::Send(wire::encode(&Message::Entries(
+                batch.to_vec(),
+            ))));
+        }
+        if we_lack {
+            out.push(self.send_heads(now));
+        }
+        out
+    }
+}
