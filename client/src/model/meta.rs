@@ -2,9 +2,9 @@
 //! focus, the last refusal and the new-game dialog.
 
 use super::text;
-use super::{NewGameDialog, Table};
+use super::NewGameDialog;
 use engine::meta::{Cell, Meta};
-use engine::{Direction, Game, Player};
+use engine::{Direction, Game, Player, Table};
 
 /// What the player did.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +77,7 @@ impl Model {
                 let required = self.game().required_board();
                 self.notice = self
                     .table
-                    .play(cell, true)
+                    .play(cell)
                     .err()
                     .map(|e| text::meta_refusal(e, required));
             }

@@ -1,10 +1,11 @@
 //! The hot-seat Nine Men's Morris page as a model: the game and its undo stack, the selected
 //! piece, the keyboard focus, the last refusal, the turn-limit setting and the new-game dialog.
 
+use super::selection::{self, Click};
 use super::text;
-use super::{NewGameDialog, Table};
-use engine::morris::{Action, Morris, Phase, Point, Points};
-use engine::{Direction, Game};
+use super::NewGameDialog;
+use engine::morris::{Morris, Phase, Point, Points};
+use engine::{Direction, Game, Table};
 
 /// What the player did.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,41 +148,24 @@ impl Model {
     }
 
     fn activate(&mut self, p: Point) {
-        let game = self.game().clone();
-        let me = game.to_move();
-        let result = match game.phase() {
-            Phase::Over => Err(engine::Illegal::GameOver),
-            Phase::Capture => self.table.play(Action::Capture(p), false),
-            Phase::Play if game.is_placing() => self.table.play(Action::Place(p), true),
-            Phase::Play => match (self.selected, game.piece_at(p)) {
-                (Some(s), _) if s == p => {
+        self.notice = match selection::click(self.game(), self.selected, p) {
+            Click::Play(action) => match self.table.play(action) {
+                Ok(()) => {
                     self.selected = None;
-                    Ok(())
+                    None
                 }
-                (_, Some(owner)) if owner == me => {
-                    self.selected = Some(p);
-                    self.notice = game
-                        .destinations(p)
-                        .is_empty()
-                        .then(|| "Ce pion est bloqué : choisissez-en un autre.".to_string());
-                    return;
-                }
-                (Some(from), None) => {
-                    let r = self.table.play(Action::Move { from, to: p }, true);
-                    if r.is_ok() {
-                        self.selected = None;
-                    }
-                    r
-                }
-                (None, None) => {
-                    self.notice =
-                        Some("Choisissez d'abord un de vos pions à déplacer.".to_string());
-                    return;
-                }
-                (_, Some(_)) => Err(engine::Illegal::NotYourPiece),
+                Err(e) => Some(text::morris_refusal(e)),
             },
+            Click::Select(p, why) => {
+                self.selected = Some(p);
+                why
+            }
+            Click::Deselect => {
+                self.selected = None;
+                None
+            }
+            Click::Refuse(why) => Some(why),
         };
-        self.notice = result.err().map(text::morris_refusal);
     }
 
     /// The line under the board: whose turn and what to do, or the result.

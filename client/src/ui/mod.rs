@@ -2,11 +2,13 @@
 //! Components render a model and dispatch events; they hold no rule.
 
 mod boards;
+mod browser;
 mod common;
 mod home;
+mod lobby;
 mod meta;
 mod morris;
-mod remote;
+mod room;
 
 use engine::GameKind;
 use std::rc::Rc;
@@ -176,10 +178,10 @@ fn App() -> Html {
         Route::Home => html! { <home::Home go={go.clone()} /> },
         Route::Morris => html! { <morris::MorrisPage /> },
         Route::Meta => html! { <meta::MetaPage /> },
-        Route::Lobby(kind) => html! { <remote::Lobby {kind} go={go.clone()} /> },
+        Route::Lobby(kind) => html! { <lobby::Lobby {kind} go={go.clone()} /> },
         // Keyed by the URL so that opening another invitation builds a new room.
         Route::Room(kind) => {
-            html! { <remote::RoomPage key={current_href()} {kind} go={go.clone()} /> }
+            html! { <room::RoomPage key={current_href()} {kind} go={go.clone()} /> }
         }
         Route::NotFound => html! {
             <main class="page narrow">

@@ -20,6 +20,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod player;
+pub use player::{probe, Player};
+
 use std::{collections::VecDeque, net::SocketAddr, time::Duration};
 
 use matchbox_socket::{ChannelConfig, Error, PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};

@@ -1,0 +1,362 @@
+//! The connection to a room as a pure state machine: it owns the [`Session`], takes what the
+//! socket reports and the clock's wake-ups, and says what to do — send bytes to the peer, save
+//! the transcript, open a new socket, drop a stale one, ask the relay why it closed ours. It
+//! never touches a socket or a clock, so the browser page, the native integration tests and
+//! plain unit tests drive exactly the same logic.
+//!
+//! Sockets are replaced, not trusted: a closed socket is reopened after a back-off (1 s doubling
+//! to 10 s); a socket whose peer is gone (or silent) for [`STALE_MS`] while the socket looks
+//! open — seen after a relay restart, when matchbox may keep a socket that will never meet the
+//! peer again — is dropped and reopened; one that never met the peer waits [`LONELY_MS`]. A new
+//! peer in the room replaces the one we had (a room holds two, so the old one left).
+
+use engine::session::{Command, CommandError, Effect, Event, Presence, Session};
+use relay_api::Refusal;
+
+/// A socket that lost the peer it had for this long is replaced by a new one.
+pub const STALE_MS: u64 = 4_000;
+/// A socket that never met the peer waits this long in the room before it is replaced, in case
+/// its relay connection died silently (the peer may come at any moment).
+pub const LONELY_MS: u64 = 20_000;
+/// First wait before reopening a closed socket; it doubles with each failure.
+pub const FIRST_RETRY_MS: u64 = 1_000;
+/// Longest wait before reopening a closed socket.
+pub const MAX_RETRY_MS: u64 = 10_000;
+/// While the relay has not admitted a new socket, how often to look (it says so without waking
+/// anyone).
+pub const JOIN_POLL_MS: u64 = 50;
+
+/// Why the socket is down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Down {
+    /// It closed; the relay has not said why yet (or it was only cut).
+    Cut,
+    /// The relay refuses it.
+    Refused(Refusal),
+    /// The relay does not answer at all.
+    Unreachable,
+    /// We dropped it: its peer was gone while it looked open.
+    Replaced,
+}
+
+/// The state of our connection to the relay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relay {
+    /// A socket is open and waiting for the relay to admit it.
+    Connecting,
+    /// The relay admitted the socket to the room.
+    Joined,
+    /// No socket: a new one opens at `retry_at` (ms).
+    Down {
+        /// Why.
+        why: Down,
+        /// When the next socket opens.
+        retry_at: u64,
+    },
+}
+
+/// What the socket and the clock report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<P> {
+    /// The relay admitted the socket to the room.
+    Joined,
+    /// The data channel to a peer opened (`true`) or closed (`false`).
+    Peer(P, bool),
+    /// Bytes from a peer.
+    Packet(P, Vec<u8>),
+    /// The socket is gone.
+    Closed,
+    /// The relay's answer to [`Output::AskWhy`]: what it refuses now (`None` if nothing: the
+    /// socket was only cut), or `Err(())` when it could not be reached.
+    Why(Result<Option<Refusal>, ()>),
+    /// The time asked by [`Driver::next_wakeup`] came.
+    Wake,
+}
+
+/// What to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output<P> {
+    /// Send bytes to this peer.
+    Send(P, Vec<u8>),
+    /// The transcript changed: save the session now (before sending what follows).
+    Save,
+    /// Something to show.
+    Event(Event),
+    /// Open a new socket to the room.
+    Connect,
+    /// Drop the current socket (a new one opens later).
+    Disconnect,
+    /// Ask the relay why our socket closed (`GET /ws/<room>`), then report [`Input::Why`].
+    AskWhy,
+}
+
+#[derive(Clone, Debug)]
+struct Socket<P> {
+    joined: bool,
+    /// When to look again whether the relay admitted it.
+    join_check: u64,
+    peer: Option<P>,
+    had_peer: bool,
+    /// Since when the peer is gone or silent while this socket looks open.
+    stale_since: Option<u64>,
+}
+
+/// The session and its connection.
+#[derive(Clone, Debug)]
+pub struct Driver<P> {
+    session: Session,
+    relay: Relay,
+    socket: Option<Socket<P>>,
+    /// Failed sockets in a row (the back-off grows with them).
+    attempts: u32,
+    /// What the relay refused last, until the peer is met.
+    refused: Option<Refusal>,
+    /// Since when we wait alone, as a guest who never met the host (ms).
+    alone_since: Option<u64>,
+    left: bool,
+}
+
+impl<P: Copy + Eq> Driver<P> {
+    /// A driver for a session; its first [`Driver::input`] of [`Input::Wake`] opens a socket
+    /// (`next_wakeup` is due at once).
+    pub fn new(session: Session) -> Driver<P> {
+        Driver {
+            session,
+            relay: Relay::Down {
+                why: Down::Cut,
+                retry_at: 0,
+            },
+            socket: None,
+            attempts: 0,
+            refused: None,
+            alone_since: None,
+            left: false,
+        }
+    }
+
+    /// The session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The relay connection.
+    pub fn relay(&self) -> Relay {
+        self.relay
+    }
+
+    /// True while the data channel to the peer is open.
+    pub fn has_peer(&self) -> bool {
+        self.socket.as_ref().is_some_and(|s| s.peer.is_some())
+    }
+
+    /// What the relay refused last, until the peer is met (e.g. the room is full).
+    pub fn refused(&self) -> Option<Refusal> {
+        self.refused
+    }
+
+    /// How long we have waited alone as a guest who never met the host (ms), if we are.
+    pub fn alone_for(&self, now: u64) -> Option<u64> {
+        self.alone_since.map(|t| now.saturating_sub(t))
+    }
+
+    /// True once we left the room.
+    pub fn left(&self) -> bool {
+        self.left
+    }
+
+    /// When [`Input::Wake`] is due next.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        let mut t = self.session.next_wakeup();
+        let mut at = |w: u64| t = Some(t.map_or(w, |t| t.min(w)));
+        match (&self.socket, self.relay) {
+            (Some(s), _) => {
+                if !s.joined {
+                    at(s.join_check);
+                }
+                if let Some(since) = s.stale_since {
+                    at(since + if s.had_peer { STALE_MS } else { LONELY_MS });
+                }
+            }
+            (None, Relay::Down { retry_at, .. }) if !self.left => at(retry_at),
+            _ => {}
+        }
+        t
+    }
+
+    /// Takes one input at time `now` (ms).
+    pub fn input(&mut self, input: Input<P>, now: u64) -> Vec<Output<P>> {
+        let mut out = Vec::new();
+        match input {
+            Input::Joined => {
+                if let Some(s) = self.socket.as_mut() {
+                    s.joined = true;
+                    self.relay = Relay::Joined;
+                }
+            }
+            Input::Peer(id, true) => {
+                let Some(s) = self.socket.as_mut() else {
+                    return out;
+                };
+                // Rooms hold two: a new peer means the old one left, even if its channel has
+                // not said so yet (a frozen or half-closed connection).
+                let old = s.peer.replace(id);
+                s.had_peer = true;
+                s.joined = true;
+                self.relay = Relay::Joined;
+                if old.is_some_and(|o| o != id) {
+                    let effects = self.session.peer_disconnected(now);
+                    self.route(effects, &mut out);
+                }
+                let effects = self.session.peer_connected(now);
+                self.route(effects, &mut out);
+            }
+            Input::Peer(id, false) => {
+                if let Some(s) = self.socket.as_mut().filter(|s| s.peer == Some(id)) {
+                    s.peer = None;
+                    let effects = self.session.peer_disconnected(now);
+                    self.route(effects, &mut out);
+                }
+            }
+            Input::Packet(id, bytes) => {
+                if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
+                    let effects = self.session.receive(&bytes, now);
+                    self.route(effects, &mut out);
+                }
+            }
+            Input::Closed => {
+                if self.socket.is_some() {
+                    self.lose_socket(now, Down::Cut, &mut out);
+                    if !self.left {
+                        out.push(Output::AskWhy);
+                    }
+                }
+            }
+            Input::Why(answer) => {
+                let why = match answer {
+                    Ok(Some(r)) => Down::Refused(r),
+                    Ok(None) => Down::Cut,
+                    Err(()) => Down::Unreachable,
+                };
+                self.refused = answer.ok().flatten();
+                if let Relay::Down { why: w, .. } = &mut self.relay {
+                    *w = why;
+                }
+            }
+            Input::Wake => {
+                if self.session.next_wakeup().is_some_and(|t| t <= now) {
+                    let effects = self.session.tick(now);
+                    self.route(effects, &mut out);
+                }
+                if let Some(s) = self.socket.as_mut().filter(|s| !s.joined) {
+                    s.join_check = now + JOIN_POLL_MS;
+                }
+                self.connect_if_due(now, &mut out);
+            }
+        }
+        self.watch(now, &mut out);
+        out
+    }
+
+    /// Does what the local player asked; `Err` says why not (nothing was sent).
+    pub fn act(&mut self, command: Command, now: u64) -> Result<Vec<Output<P>>, CommandError> {
+        let mut out = Vec::new();
+        match self.session.act(command, now) {
+            Ok(effects) => self.route(effects, &mut out),
+            // Leaving a room whose host never came: there is no one to tell.
+            Err(_) if command == Command::Leave && self.session.game().is_none() => {}
+            Err(e) => return Err(e),
+        }
+        if command == Command::Leave {
+            // The socket carries the goodbye while it lasts; no new one opens.
+            self.left = true;
+            if self.session.game().is_none() {
+                self.socket = None;
+                out.push(Output::Disconnect);
+            }
+        }
+        self.watch(now, &mut out);
+        Ok(out)
+    }
+
+    fn route(&mut self, effects: Vec<Effect>, out: &mut Vec<Output<P>>) {
+        let peer = self.socket.as_ref().and_then(|s| s.peer);
+        for e in effects {
+            match e {
+                // Without a peer the bytes are dropped: the heads exchange of the next meeting
+                // brings it up to date.
+                Effect::Send(bytes) => {
+                    if let Some(p) = peer {
+                        out.push(Output::Send(p, bytes));
+                    }
+                }
+                Effect::Save => out.push(Output::Save),
+                Effect::Event(e) => out.push(Output::Event(e)),
+            }
+        }
+    }
+
+    fn connect_if_due(&mut self, now: u64, out: &mut Vec<Output<P>>) {
+        let due = match self.relay {
+            Relay::Down { retry_at, .. } => now >= retry_at,
+            _ => false,
+        };
+        if self.socket.is_none() && due && !self.left {
+            self.socket = Some(Socket {
+                joined: false,
+                join_check: now + JOIN_POLL_MS,
+                peer: None,
+                had_peer: false,
+                stale_since: None,
+            });
+            self.relay = Relay::Connecting;
+            out.push(Output::Connect);
+        }
+    }
+
+    fn lose_socket(&mut self, now: u64, why: Down, out: &mut Vec<Output<P>>) {
+        if let Some(s) = self.socket.take() {
+            if s.peer.is_some() {
+                let effects = self.session.peer_disconnected(now);
+                self.route(effects, out);
+            }
+        }
+        self.attempts += 1;
+        let delay = (FIRST_RETRY_MS << (self.attempts - 1).min(4)).min(MAX_RETRY_MS);
+        self.relay = Relay::Down {
+            why,
+            retry_at: now + delay,
+        };
+    }
+
+    /// After every input: notice a live peer, a socket gone stale, a guest waiting alone.
+    fn watch(&mut self, now: u64, out: &mut Vec<Output<P>>) {
+        let presence = self.session.presence();
+        let Some(s) = self.socket.as_mut() else {
+            return;
+        };
+        let live = s.peer.is_some() && presence == Presence::Here;
+        if live {
+            self.attempts = 0;
+            self.refused = None;
+        }
+        if s.peer.is_some() {
+            self.alone_since = None;
+        } else if self.session.game().is_none()
+            && self.session.seat() == engine::session::Seat::Guest
+        {
+            self.alone_since.get_or_insert(now);
+        }
+        // The peer we met is gone (or silent) while this socket stays open: replace the socket
+        // after a short while.
+        if live || !matches!(presence, Presence::Away { .. }) {
+            s.stale_since = None;
+            return;
+        }
+        let since = *s.stale_since.get_or_insert(now);
+        let limit = if s.had_peer { STALE_MS } else { LONELY_MS };
+        if now.saturating_sub(since) >= limit && !self.left {
+            self.lose_socket(now, Down::Replaced, out);
+            out.push(Output::Disconnect);
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The driver without sockets: two drivers and a pretend relay that introduces their sockets,
+//! carries their bytes and can close, refuse, freeze or restart — every timer checked to the
+//! millisecond.
+
+use super::*;
+use engine::session::{
+    Command, Config, Event, Invite, Presence, Proposal, RoomEvent, Seat, Session, Step,
+};
+use engine::GameKind;
+
+type Out = Vec<Output<u32>>;
+
+/// Two drivers (host = 0, guest = 1) and what stands between them.
+struct World {
+    sides: [Driver<u32>; 2],
+    /// Socket generation per side: its peer id is `10 * generation + side`.
+    generation: [u32; 2],
+    /// Which sides hold an open socket.
+    open: [bool; 2],
+    /// The relay introduces the two sockets to each other.
+    relay_up: bool,
+    now: u64,
+    events: Vec<(usize, Event)>,
+    saves: [usize; 2],
+    /// Outputs in the order they came, per side (to check Save before Send).
+    log: [Out; 2],
+}
+
+impl World {
+    fn new(kind: GameKind) -> World {
+        let invite = Invite::new(kind, 100, [1; 16], [2; 32], [3; 16]);
+        let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+        let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+        World {
+            sides: [Driver::new(host), Driver::new(guest)],
+            generation: [0, 0],
+            open: [false, false],
+            relay_up: true,
+            now: 0,
+            events: Vec::new(),
+            saves: [0, 0],
+            log: [Vec::new(), Vec::new()],
+        }
+    }
+
+    fn id(&self, side: usize) -> u32 {
+        10 * self.generation[side] + side as u32
+    }
+
+    fn carry(&mut self, side: usize, out: Out) {
+        for o in out {
+            self.log[side].push(o.clone());
+            match o {
+                Output::Send(to, bytes) => {
+                    let other = 1 - side;
+                    if self.open[other] && to == self.id(other) {
+                        let from = self.id(side);
+                        self.feed(other, Input::Packet(from, bytes));
+                    }
+                }
+                Output::Save => self.saves[side] += 1,
+                Output::Event(e) => self.events.push((side, e)),
+                Output::Connect => {
+                    self.generation[side] += 1;
+                    if self.relay_up {
+                        self.open[side] = true;
+                        self.feed(side, Input::Joined);
+                        if self.open[1 - side] {
+                            let (a, b) = (self.id(side), self.id(1 - side));
+                            self.feed(1 - side, Input::Peer(a, true));
+                            self.feed(side, Input::Peer(b, true));
+                        }
+                    } else {
+                        self.feed(side, Input::Closed);
+                    }
+                }
+                Output::Disconnect => self.close_socket(side, false),
+                Output::AskWhy => {
+                    let answer = if self.relay_up { Ok(None) } else { Err(()) };
+                    self.feed(side, Input::Why(answer));
+                }
+            }
+        }
+    }
+
+    fn feed(&mut self, side: usize, input: Input<u32>) {
+        let out = self.sides[side].input(input, self.now);
+        self.carry(side, out);
+    }
+
+    /// A side's socket closes (`tell`: its own driver hears it; the other side's channel closes).
+    fn close_socket(&mut self, side: usize, tell: bool) {
+        if !self.open[side] {
+            return;
+        }
+        self.open[side] = false;
+        if self.open[1 - side] {
+            let gone = self.id(side);
+            self.feed(1 - side, Input::Peer(gone, false));
+        }
+        if tell {
+            self.feed(side, Input::Closed);
+        }
+    }
+
+    /// Runs every wake-up due until `end`.
+    fn run_until(&mut self, end: u64) {
+        loop {
+            let next = (0..2)
+                .filter_map(|i| self.sides[i].next_wakeup())
+                .filter(|&t| t <= end)
+                .min();
+            let Some(t) = next else { break };
+            self.now = self.now.max(t);
+            for i in 0..2 {
+                if self.sides[i].next_wakeup().is_some_and(|w| w <= self.now) {
+                    self.feed(i, Input::Wake);
+                }
+            }
+        }
+        self.now = end;
+    }
+
+    fn act(&mut self, side: usize, c: Command) {
+        let out = self.sides[side].act(c, self.now).expect("accepted");
+        self.carry(side, out);
+    }
+
+    fn session(&self, side: usize) -> &Session {
+        self.sides[side].session()
+    }
+}
+
+#[test]
+fn both_sides_connect_meet_and_play_saving_before_sending() {
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    assert!(w
+        .sides
+        .iter()
+        .all(|d| d.has_peer() && d.relay() == Relay::Joined));
+    assert_eq!(w.session(1).game(), w.session(0).game());
+    w.act(0, Command::Play(Step::Cell(40)));
+    assert_eq!(w.session(1).game().unwrap().turns(), 1);
+    // The move: saved first, then sent.
+    let log = &w.log[0];
+    let send = log
+        .iter()
+        .rposition(|o| matches!(o, Output::Send(..)))
+        .unwrap();
+    assert!(matches!(log[send - 1], Output::Save), "{log:?}");
+    assert!(w.events.iter().any(|(side, e)| *side == 1
+        && matches!(
+            e,
+            Event::Room(RoomEvent::Played {
+                seat: Seat::Host,
+                ..
+            })
+        )));
+}
+
+#[test]
+fn a_closed_socket_reopens_with_growing_back_off_and_the_relay_is_asked_why() {
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    w.relay_up = false;
+    w.close_socket(1, true);
+    assert_eq!(
+        w.sides[1].relay(),
+        Relay::Down {
+            why: Down::Unreachable,
+            retry_at: 1_000
+        }
+    );
+    assert_eq!(w.session(0).presence(), Presence::Away { since: 0 });
+    // 1 s, then 2, 4, 8, 10, 10 s while the relay stays down.
+    let mut at = 0;
+    for delay in [1_000, 2_000, 4_000, 8_000, 10_000, 10_000] {
+        at += delay;
+        assert_eq!(w.sides[1].next_wakeup(), Some(at));
+        w.run_until(at);
+    }
+    w.relay_up = true;
+    at += 10_000;
+    w.run_until(at);
+    assert!(w.sides[1].has_peer(), "met again once the relay is back");
+    // A live peer resets the back-off.
+    w.close_socket(1, true);
+    assert_eq!(
+        w.sides[1].relay(),
+        Relay::Down {
+            why: Down::Cut,
+            retry_at: at + 1_000
+        }
+    );
+}
+
+#[test]
+fn a_refusal_is_kept_until_the_peer_is_met() {
+    let mut w = World::new(GameKind::Morris);
+    let out = w.sides[1].input(Input::Wake, 0);
+    assert_eq!(out, [Output::Connect]);
+    let out = w.sides[1].input(Input::Closed, 5);
+    assert_eq!(out, [Output::AskWhy]);
+    w.sides[1].input(Input::Why(Ok(Some(Refusal::RoomFull))), 6);
+    assert_eq!(w.sides[1].refused(), Some(Refusal::RoomFull));
+    assert_eq!(
+        w.sides[1].relay(),
+        Relay::Down {
+            why: Down::Refused(Refusal::RoomFull),
+            retry_at: 1_005
+        }
+    );
+    // Reconnecting does not forget it; meeting the host does.
+    w.sides[1].input(Input::Wake, 1_005);
+    assert_eq!(w.sides[1].refused(), Some(Refusal::RoomFull));
+    w.sides[1].input(Input::Peer(3, true), 1_010);
+    assert_eq!(w.sides[1].refused(), None);
+}
+
+#[test]
+fn a_socket_that_lost_its_peer_is_replaced_after_four_seconds() {
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    // The guest's channel closes but its socket looks open (a relay restart, seen from one side).
+    let gone = w.id(1);
+    w.feed(0, Input::Peer(gone, false));
+    w.open[1] = false;
+    assert_eq!(w.session(0).presence(), Presence::Away { since: 0 });
+    assert_eq!(w.sides[0].next_wakeup(), Some(STALE_MS));
+    w.now = STALE_MS - 1;
+    w.feed(0, Input::Wake);
+    assert!(!w.log[0].contains(&Output::Disconnect));
+    w.now = STALE_MS;
+    w.feed(0, Input::Wake);
+    assert!(w.log[0].contains(&Output::Disconnect));
+    assert_eq!(
+        w.sides[0].relay(),
+        Relay::Down {
+            why: Down::Replaced,
+            retry_at: STALE_MS + FIRST_RETRY_MS
+        }
+    );
+}
+
+#[test]
+fn a_socket_that_never_met_the_away_peer_waits_twenty_seconds() {
+    // A tab restored while the other is away: its socket meets nobody.
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    let saved = w.session(1).save();
+    let mut lonely = Driver::<u32>::new(Session::restore(saved).unwrap());
+    let out = lonely.input(Input::Wake, 100);
+    assert!(out.contains(&Output::Connect), "{out:?}");
+    lonely.input(Input::Joined, 120);
+    assert!(matches!(
+        lonely.session().presence(),
+        Presence::Away { since: 100 }
+    ));
+    assert_eq!(lonely.next_wakeup(), Some(100 + LONELY_MS));
+    let out = lonely.input(Input::Wake, 100 + LONELY_MS);
+    assert!(out.contains(&Output::Disconnect));
+}
+
+#[test]
+fn a_new_peer_replaces_the_old_one_and_only_our_peer_is_heard() {
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    let old = w.id(1);
+    // A reloaded guest tab arrives before its old channel closed.
+    w.generation[1] += 1;
+    let new = w.id(1);
+    let out = w.sides[0].input(Input::Peer(new, true), 10);
+    assert!(w.sides[0].has_peer());
+    let presence: Vec<_> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Event(Event::Presence(p)) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(presence, [Presence::Away { since: 10 }, Presence::Here]);
+    // The old channel's late goodbye and bytes change nothing.
+    assert!(w.sides[0].input(Input::Peer(old, false), 11).is_empty());
+    let heads =
+        engine::session::wire::encode(&engine::session::Message::Heads(w.session(1).heads()));
+    assert!(w.sides[0].input(Input::Packet(old, heads), 12).is_empty());
+    assert_eq!(w.session(0).presence(), Presence::Here);
+}
+
+#[test]
+fn after_leaving_no_socket_opens_again() {
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    w.act(1, Command::Leave);
+    assert!(w.sides[1].left());
+    w.close_socket(1, true);
+    let before = w.log[1].len();
+    w.run_until(3_600_000);
+    let after = &w.log[1][before..];
+    assert!(
+        !after.contains(&Output::AskWhy) && !after.contains(&Output::Connect),
+        "{after:?}"
+    );
+    // A guest who leaves before the host ever came needs no answer: its socket goes at once.
+    let mut w = World::new(GameKind::Meta);
+    w.sides[1].input(Input::Wake, 0);
+    let out = w.sides[1].act(Command::Leave, 5).unwrap();
+    assert_eq!(out, [Output::Disconnect]);
+}
+
+#[test]
+fn a_guest_alone_counts_the_time_until_it_meets_the_host() {
+    let mut w = World::new(GameKind::Meta);
+    w.sides[1].input(Input::Wake, 1_000);
+    w.sides[1].input(Input::Joined, 1_010);
+    assert_eq!(w.sides[1].alone_for(31_000), Some(30_000));
+    w.sides[1].input(Input::Peer(5, true), 31_000);
+    assert_eq!(w.sides[1].alone_for(40_000), None);
+}
+
+#[test]
+fn the_relay_join_is_looked_for_until_it_comes() {
+    let mut d = Driver::<u32>::new(
+        Session::host(
+            Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]),
+            [2; 32],
+            Config::default(),
+            0,
+        )
+        .unwrap(),
+    );
+    d.input(Input::Wake, 0);
+    assert_eq!(d.relay(), Relay::Connecting);
+    assert_eq!(d.next_wakeup(), Some(JOIN_POLL_MS));
+    d.input(Input::Wake, JOIN_POLL_MS);
+    assert_eq!(d.next_wakeup(), Some(2 * JOIN_POLL_MS));
+    d.input(Input::Joined, 70);
+    assert_eq!(d.relay(), Relay::Joined);
+    assert_eq!(
+        d.next_wakeup(),
+        None,
+        "nothing to wait for until the peer comes"
+    );
+    // A proposal can only be made with the peer here.
+    assert!(d.act(Command::Propose(Proposal::Draw), 80).is_err());
+}

@@ -1,0 +1,251 @@
+//! The remote room page as a model: a reducer over what the player does and what the network
+//! and the clock report. It owns the [`Driver`] (and so the session and the connection) and the
+//! tab's own state, turns the session's events into notices, and says what the page must do
+//! (send, save, open or drop a socket) as [`Effect`]s. It imports nothing from the web, so the
+//! whole room is tested natively; the page ([`crate::ui`]) only runs the effects, the timer and
+//! the socket, and renders the [`view`].
+//!
+//! ```
+//! use client::model::room::{Effect, Event, Input, RoomModel};
+//! use client_net::Input as Net;
+//! use engine::session::{Config, Invite, Session};
+//! use engine::GameKind;
+//!
+//! let invite = Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]);
+//! let host = Session::host(invite, [2; 32], Config::default(), 0).unwrap();
+//! let mut room = RoomModel::<u8>::new(host);
+//! assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::Connect]);
+//! room.update(Input::Net(Net::Joined), 20);
+//! assert_eq!(room.view(20).status, "En attente de votre adversaire : envoyez-lui le lien ou le code.");
+//! // Not our turn to do anything yet: the page says why.
+//! room.update(Input::Ui(Event::Draw), 30);
+//! assert!(room.view(30).notice.is_some());
+//! ```
+
+mod local;
+pub mod text;
+pub mod view;
+
+pub use local::{Dialog, Event, Local};
+pub use view::View;
+
+use client_net::{Driver, Input as Net, Output};
+use engine::session::{Command, Event as SessionEvent, Refusal, RoomEvent, Session};
+use local::Outcome;
+
+/// What the page feeds the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<P> {
+    /// The player did something.
+    Ui(Event),
+    /// The socket or the clock reported something.
+    Net(Net<P>),
+}
+
+/// What the page must do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect<P> {
+    /// Send bytes to this peer.
+    Send(P, Vec<u8>),
+    /// Keep this saved seat (the text of `Saved::to_text`) before sending what follows.
+    Save(String),
+    /// Forget the saved seat: we left the room.
+    Forget,
+    /// Open a new socket to the room.
+    Connect,
+    /// Drop the current socket.
+    Disconnect,
+    /// Ask the relay why our socket closed, and report it.
+    AskWhy,
+}
+
+/// The transcript and the record, as the export panel offers them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Export {
+    /// The signed transcript (`engine verify`).
+    pub transcript: String,
+    /// The current game's record (`engine replay`).
+    pub record: String,
+}
+
+/// The room page's whole state.
+#[derive(Clone, Debug)]
+pub struct RoomModel<P> {
+    driver: Driver<P>,
+    local: Local,
+    /// The last refusal or news, in French.
+    notice: Option<String>,
+    /// Another key holds our seat (we are a third visitor).
+    taken: bool,
+    /// The export panel, when open (refreshed whenever the transcript changes).
+    export: Option<Export>,
+    /// The invitation link was copied (or the copy failed).
+    copied: Option<bool>,
+}
+
+impl<P: Copy + Eq> RoomModel<P> {
+    /// The room of this session; the first wake-up opens a socket.
+    pub fn new(session: Session) -> RoomModel<P> {
+        RoomModel {
+            driver: Driver::new(session),
+            local: Local::default(),
+            notice: None,
+            taken: false,
+            export: None,
+            copied: None,
+        }
+    }
+
+    /// The session.
+    pub fn session(&self) -> &Session {
+        self.driver.session()
+    }
+
+    /// True while the data channel to the peer is open.
+    pub fn has_peer(&self) -> bool {
+        self.driver.has_peer()
+    }
+
+    /// The tab's own state (selection, focus, dialog).
+    pub fn local(&self) -> &Local {
+        &self.local
+    }
+
+    /// When the page should wake the room next: the driver's timers, and the next whole second
+    /// while a countdown is on screen.
+    pub fn next_wakeup(&self, now: u64) -> Option<u64> {
+        let tick = self.shows_countdown(now).then(|| (now / 1000 + 1) * 1000);
+        match (self.driver.next_wakeup(), tick) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Takes one input at time `now` (ms).
+    pub fn update(&mut self, input: Input<P>, now: u64) -> Vec<Effect<P>> {
+        match input {
+            Input::Net(net) => {
+                let outputs = self.driver.input(net, now);
+                self.carry(outputs)
+            }
+            Input::Ui(event) => self.ui(event, now),
+        }
+    }
+
+    fn ui(&mut self, event: Event, now: u64) -> Vec<Effect<P>> {
+        match event {
+            // Moving the focus or typing keeps the notice; anything else replaces it.
+            Event::Arrow(_) | Event::DialogLimit(_) => {}
+            _ => self.notice = None,
+        }
+        match event {
+            Event::Copied(ok) => {
+                self.copied = Some(ok);
+                return Vec::new();
+            }
+            Event::ToggleExport => {
+                self.export = match self.export {
+                    Some(_) => None,
+                    None => Some(self.exported()),
+                };
+                return Vec::new();
+            }
+            _ => {}
+        }
+        let command = match self.local.update(self.driver.session(), event) {
+            Outcome::Done => return Vec::new(),
+            Outcome::Notice(why) => {
+                self.notice = Some(why);
+                return Vec::new();
+            }
+            Outcome::Command(c) => c,
+        };
+        match self.driver.act(command, now) {
+            Ok(outputs) => {
+                if let Command::Play(_) = command {
+                    self.local.selected = None;
+                }
+                let mut effects = self.carry(outputs);
+                if command == Command::Leave {
+                    effects.push(Effect::Forget);
+                }
+                effects
+            }
+            Err(e) => {
+                let proposal = match command {
+                    Command::Propose(p) => Some(p),
+                    _ => None,
+                };
+                self.notice = Some(text::refusal(self.session(), e, proposal, now));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Turns the driver's outputs into effects, and its events into notices.
+    fn carry(&mut self, outputs: Vec<Output<P>>) -> Vec<Effect<P>> {
+        let mut effects = Vec::new();
+        for o in outputs {
+            match o {
+                Output::Send(p, bytes) => effects.push(Effect::Send(p, bytes)),
+                Output::Save => {
+                    if !self.driver.left() {
+                        effects.push(Effect::Save(self.session().save_text()));
+                    }
+                    if self.export.is_some() {
+                        self.export = Some(self.exported());
+                    }
+                }
+                Output::Event(e) => self.event(e),
+                Output::Connect => effects.push(Effect::Connect),
+                Output::Disconnect => effects.push(Effect::Disconnect),
+                Output::AskWhy => effects.push(Effect::AskWhy),
+            }
+        }
+        effects
+    }
+
+    fn event(&mut self, e: SessionEvent) {
+        let me = self.session().seat();
+        match e {
+            SessionEvent::Room(ev) => {
+                if let Some(news) = text::our_proposal_news(&ev, me) {
+                    self.notice = Some(news);
+                }
+                // The position changed: a selection made on the old one means nothing now.
+                if matches!(
+                    ev,
+                    RoomEvent::Played { .. }
+                        | RoomEvent::Accepted { .. }
+                        | RoomEvent::Settings { .. }
+                        | RoomEvent::Ended { .. }
+                ) {
+                    self.local.selected = None;
+                }
+            }
+            SessionEvent::Refused { seat, why, .. }
+                if seat == me && matches!(why, Refusal::Intruder | Refusal::Fork) =>
+            {
+                self.taken = true;
+            }
+            // An entry ahead of a gap is kept aside until the gap fills: not a fault.
+            SessionEvent::Refused {
+                why: Refusal::Gap, ..
+            } => {}
+            SessionEvent::Refused { .. }
+            | SessionEvent::Void { .. }
+            | SessionEvent::Undecodable(_) => self.notice = Some(text::BAD_MESSAGE.to_string()),
+            SessionEvent::Overtaken { .. } | SessionEvent::Fork(_) | SessionEvent::Presence(_) => {}
+        }
+    }
+
+    fn exported(&self) -> Export {
+        Export {
+            transcript: self.session().export(),
+            record: format!("{}\n", self.session().room().record()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

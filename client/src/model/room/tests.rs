@@ -1,0 +1,331 @@
+//! The room page without a browser: two room models whose sockets are joined by hand, driven by
+//! the events a player makes, checked through what the page would show.
+
+use super::*;
+use crate::model::text::LIMIT_ERROR;
+use engine::meta::Cell;
+use engine::morris::Point;
+use engine::session::{Config, Invite, Session};
+use engine::{AnyGame, Direction, GameKind, Player};
+
+/// Host (peer id 0) and guest (peer id 1), their sockets open and met.
+struct Pair {
+    rooms: [RoomModel<u8>; 2],
+    now: u64,
+    saves: [usize; 2],
+}
+
+impl Pair {
+    fn new(kind: GameKind) -> Pair {
+        let invite = Invite::new(kind, 100, [1; 16], [2; 32], [3; 16]);
+        let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+        let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+        let mut p = Pair {
+            rooms: [RoomModel::new(host), RoomModel::new(guest)],
+            now: 1,
+            saves: [0, 0],
+        };
+        for side in 0..2 {
+            p.input(side, Net::Wake);
+            p.input(side, Net::Joined);
+        }
+        p.input(0, Net::Peer(1, true));
+        p.input(1, Net::Peer(0, true));
+        p
+    }
+
+    /// Feeds one input to a side and carries every message it causes, both ways.
+    fn feed(&mut self, side: usize, input: Input<u8>) {
+        let mut queue = vec![(side, input)];
+        while let Some((to, input)) = queue.pop() {
+            for e in self.rooms[to].update(input, self.now) {
+                match e {
+                    Effect::Send(_, bytes) => {
+                        queue.insert(0, (1 - to, Input::Net(Net::Packet(to as u8, bytes))))
+                    }
+                    Effect::Save(_) => self.saves[to] += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn input(&mut self, side: usize, net: Net<u8>) {
+        self.feed(side, Input::Net(net));
+    }
+
+    /// One player event, 10 ms after the last.
+    fn ui(&mut self, side: usize, e: Event) {
+        self.now += 10;
+        self.feed(side, Input::Ui(e));
+    }
+
+    fn view(&self, side: usize) -> View {
+        self.rooms[side].view(self.now)
+    }
+
+    fn session(&self, side: usize) -> &Session {
+        self.rooms[side].session()
+    }
+}
+
+fn pt(name: &str) -> Point {
+    Point::from_name(name).unwrap()
+}
+
+fn cell(name: &str) -> Cell {
+    Cell::from_name(name).unwrap()
+}
+
+#[test]
+fn only_the_player_to_move_acts_and_the_selection_stays_local() {
+    let mut p = Pair::new(GameKind::Morris);
+    assert_eq!(p.view(0).status, "À vous (Bleu) : posez un pion.");
+    assert_eq!(p.view(0).title, Some("À vous"));
+    p.ui(1, Event::Point(pt("d6")));
+    assert_eq!(
+        p.view(1).notice.as_deref(),
+        Some("Ce n'est pas votre tour : attendez le coup de votre adversaire.")
+    );
+    assert_eq!(p.session(0).game().unwrap().turns(), 0);
+    // Placing all 18 pieces without a mill, then a selection that is never sent.
+    let order = "a7 d7 g7 a4 g4 a1 d1 g1 b6 d6 f6 b4 f4 b2 d2 f2 c5 e5";
+    for (i, name) in order.split(' ').enumerate() {
+        p.ui(i % 2, Event::Point(pt(name)));
+        assert_eq!(p.view(i % 2).notice, None, "{name}");
+    }
+    assert_eq!(p.session(1).game().unwrap().turns(), 18);
+    let before = p.session(0).entries().len();
+    p.ui(0, Event::Point(pt("c5")));
+    assert_eq!(p.rooms[0].local().selected, Some(pt("c5")));
+    assert_eq!(
+        p.session(0).entries().len(),
+        before,
+        "a selection sends nothing"
+    );
+    assert!(
+        p.view(0).buttons.unwrap().undo,
+        "« Annuler » clears a selection"
+    );
+    p.ui(0, Event::Point(pt("c4")));
+    assert_eq!(p.rooms[0].local().selected, None);
+    assert_eq!(
+        p.session(1).game(),
+        p.session(0).game(),
+        "the move reached the guest"
+    );
+    assert_eq!(
+        p.session(1).room().record().split(' ').next_back(),
+        Some("c5-c4")
+    );
+    // Saved before every move sent, on both sides.
+    assert!(p.saves[0] >= 10 && p.saves[1] >= 10, "{:?}", p.saves);
+}
+
+#[test]
+fn refusals_are_explained_and_proposals_round_trip() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Undo);
+    assert_eq!(
+        p.view(0).notice.as_deref(),
+        Some("Il n'y a aucun tour à annuler.")
+    );
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::Cell(cell("a1")));
+    assert_eq!(
+        p.view(1).notice.as_deref(),
+        Some("Vous devez jouer dans la grille au centre.")
+    );
+    p.ui(0, Event::Undo);
+    assert!(p
+        .view(0)
+        .my_proposal
+        .unwrap()
+        .starts_with("Demande envoyée : annuler le dernier tour"));
+    let theirs = p.view(1).their_proposal.expect("the guest is asked");
+    assert_eq!(
+        theirs.title,
+        "Votre adversaire demande à annuler le dernier tour."
+    );
+    assert_eq!(theirs.countdown, "Réponse attendue dans 1:00.");
+    assert_eq!(p.view(1).title, Some("Demande de votre adversaire"));
+    p.ui(1, Event::Reply(false));
+    assert_eq!(
+        p.view(0).notice.as_deref(),
+        Some("Votre adversaire a refusé : annuler le dernier tour.")
+    );
+    assert_eq!(p.session(0).game().unwrap().turns(), 1);
+    // Asking again at once is cooling down, and the page says for how long.
+    p.ui(0, Event::Undo);
+    assert_eq!(
+        p.view(0).notice.as_deref(),
+        Some("Votre demande vient d'être refusée : vous pourrez la renouveler dans 10 s.")
+    );
+    p.now += 4_000;
+    p.ui(0, Event::Undo);
+    assert!(p.view(0).notice.unwrap().ends_with("dans 6 s."));
+}
+
+#[test]
+fn the_guest_cannot_change_the_limit_and_the_host_is_checked() {
+    let mut p = Pair::new(GameKind::Morris);
+    p.ui(1, Event::Limit("30".into()));
+    assert_eq!(
+        p.view(1).notice.as_deref(),
+        Some("Seul l'hôte du salon choisit les options.")
+    );
+    assert_eq!(
+        p.view(1).limit.unwrap().hint,
+        Some("Seul l'hôte choisit la limite.")
+    );
+    p.ui(0, Event::Limit("501".into()));
+    assert_eq!(p.view(0).limit.unwrap().error.as_deref(), Some(LIMIT_ERROR));
+    p.ui(0, Event::Limit("30".into()));
+    let Some(AnyGame::Morris(g)) = p.session(1).game() else {
+        panic!()
+    };
+    assert_eq!(g.max_turns(), 30);
+    // A new game with a bad limit keeps the dialog open with the message.
+    p.ui(0, Event::AskNewGame);
+    p.ui(0, Event::DialogLimit("0".into()));
+    p.ui(0, Event::Confirm);
+    let dialog = p.view(0).dialog.expect("still open");
+    assert_eq!(
+        dialog.limit,
+        Some(("0".to_string(), Some(LIMIT_ERROR.to_string())))
+    );
+    p.ui(0, Event::DialogLimit("12".into()));
+    p.ui(0, Event::Confirm);
+    assert_eq!(
+        p.view(1).their_proposal.unwrap().title,
+        "Votre adversaire propose une nouvelle partie limitée à 12 tours."
+    );
+    p.ui(1, Event::Reply(true));
+    assert_eq!(
+        p.view(1).status,
+        "À vous (Bleu) : posez un pion.",
+        "the guest opens the rematch"
+    );
+    assert_eq!(p.view(1).game_number, 1);
+}
+
+#[test]
+fn an_acceptance_crossing_our_expiry_is_reported_as_accepted() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::Cell(cell("e6")));
+    p.ui(1, Event::Undo);
+    // The host accepts just before the guest's minute runs out; the guest's automatic
+    // withdrawal crosses the acceptance on the way.
+    let start = p.now;
+    let accept = p.rooms[0].update(Input::Ui(Event::Reply(true)), start + 59_000);
+    let expiry = p.rooms[1].update(Input::Net(Net::Wake), start + 60_001);
+    assert_eq!(
+        p.rooms[1].view(start + 60_001).notice.as_deref(),
+        Some("Votre demande a expiré sans réponse.")
+    );
+    p.now = start + 60_002;
+    for (from, effects) in [(0, accept), (1, expiry)] {
+        for e in effects {
+            if let Effect::Send(_, bytes) = e {
+                p.input(1 - from, Net::Packet(from as u8, bytes));
+            }
+        }
+    }
+    assert_eq!(p.session(0).room(), p.session(1).room(), "both agree");
+    assert_eq!(
+        p.session(1).game().unwrap().turns(),
+        1,
+        "the undo was granted"
+    );
+    assert_eq!(
+        p.view(1).notice.as_deref(),
+        Some("Votre adversaire a accepté : annuler le dernier tour.")
+    );
+}
+
+#[test]
+fn endings_name_the_winner_and_the_reason() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Withdraw);
+    assert!(p.view(0).notice.is_some());
+    p.ui(0, Event::Arrow(Direction::Left));
+    assert!(
+        p.view(0).notice.is_some(),
+        "moving the focus keeps the notice"
+    );
+    p.ui(0, Event::AskResign);
+    assert_eq!(p.view(0).notice, None, "a new action replaces it");
+    assert_eq!(p.view(0).dialog.unwrap().confirm, "Abandonner");
+    p.ui(0, Event::Confirm);
+    assert_eq!(p.view(1).status, "Rouge (vous) gagne : Bleu abandonne.");
+    assert_eq!(p.view(0).status, "Rouge gagne : Bleu (vous) abandonne.");
+    assert_eq!(p.view(0).result, Some(Some(Player::Red)));
+    assert_eq!(text::countdown(299_001), "5:00");
+    assert_eq!(text::countdown(59_000), "0:59");
+}
+
+#[test]
+fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
+    let invite = Invite::with_code(GameKind::Meta, 100, "K7M2Q9XD4HPA", [2; 32]).unwrap();
+    let host = Session::host(invite, [2; 32], Config::default(), 0).unwrap();
+    let mut room = RoomModel::<u8>::new(host);
+    assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::Connect]);
+    let view = room.view(0);
+    assert_eq!(
+        view.invite.as_ref().unwrap().code.as_deref(),
+        Some("K7M2-Q9XD-4HPA")
+    );
+    assert_eq!(view.relay.as_deref(), Some("Connexion au relais…"));
+    room.update(Input::Net(Net::Joined), 30);
+    assert_eq!(
+        room.view(30).relay.as_deref(),
+        Some("Relais joint : en attente de l'autre navigateur.")
+    );
+    assert_eq!(
+        room.next_wakeup(30),
+        None,
+        "nothing moves until the guest comes"
+    );
+    room.update(Input::Ui(Event::Copied(true)), 40);
+    assert_eq!(room.view(40).invite.unwrap().copied, Some(true));
+    // The relay goes: the retry counts down, second by second.
+    assert_eq!(
+        room.update(Input::Net(Net::Closed), 1_500),
+        [Effect::AskWhy]
+    );
+    room.update(Input::Net(Net::Why(Err(()))), 1_510);
+    assert_eq!(
+        room.view(1_510).relay.as_deref(),
+        Some("Le relais est injoignable. Nouvelle tentative dans 1 s.")
+    );
+    assert_eq!(room.next_wakeup(1_510), Some(2_000));
+}
+
+#[test]
+fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::ToggleExport);
+    let first = p.view(1).export.expect("open");
+    assert!(first.transcript.starts_with("moulin-transcript v1\n"));
+    assert_eq!(first.record, "e5\n");
+    assert!(first.record_name.ends_with("-partie-1.txt"));
+    p.ui(1, Event::Cell(cell("e6")));
+    assert_eq!(p.view(1).export.unwrap().record, "e5 e6\n");
+    p.ui(1, Event::ToggleExport);
+    assert_eq!(p.view(1).export, None);
+    p.ui(1, Event::AskLeave);
+    p.now += 10;
+    let effects = p.rooms[1].update(Input::Ui(Event::Confirm), p.now);
+    assert_eq!(effects.last(), Some(&Effect::Forget));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Save(_))),
+        "{effects:?}"
+    );
+    assert!(p.view(1).left);
+    assert_eq!(
+        p.session(1).room().ending,
+        Some(engine::session::Ending::Left(engine::session::Seat::Guest))
+    );
+}

@@ -1,0 +1,404 @@
+//! What the room page shows, as plain data: the components render a [`View`] and know nothing
+//! of the session, the protocol or the connection.
+
+use super::{text, Dialog, RoomModel};
+use crate::model::text as game_text;
+use client_net::{Refusal, Relay};
+use engine::meta::{Cell, Meta};
+use engine::morris::{Morris, Point};
+use engine::session::{Presence, Seat};
+use engine::{AnyGame, GameKind, Player};
+
+/// A guest alone in a room whose host it never met is told so after this long (ms).
+pub const ALONE_MS: u64 = 30_000;
+
+/// The board and what is drawn on it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardView {
+    /// A Morris game: the selected piece and the focused point.
+    Morris {
+        /// The game.
+        game: Morris,
+        /// The selected piece.
+        selected: Option<Point>,
+        /// The keyboard focus.
+        focus: Point,
+        /// Ended by the players (no move hints).
+        frozen: bool,
+    },
+    /// An Ultimate tic-tac-toe game and the focused cell.
+    Meta {
+        /// The game.
+        game: Meta,
+        /// The keyboard focus.
+        focus: Cell,
+        /// Ended by the players (no move hints).
+        frozen: bool,
+    },
+    /// No game yet (or none any more): a line in its place.
+    Placeholder(&'static str),
+}
+
+/// A player's card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerView {
+    /// Which colour.
+    pub player: Player,
+    /// Their turn now.
+    pub active: bool,
+    /// « Bleu (croix) · vous ».
+    pub title: String,
+    /// Stage and pieces, or boards won.
+    pub detail: String,
+}
+
+/// The game's buttons, while play can go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buttons {
+    /// « Annuler » does something.
+    pub undo: bool,
+    /// Our colour (the undo button's).
+    pub colour: Player,
+    /// The game is in progress: draw and resign are possible.
+    pub in_progress: bool,
+    /// « Revendiquer la victoire » is possible.
+    pub claim: bool,
+}
+
+/// The Morris turn limit under the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitView {
+    /// The field's text.
+    pub value: String,
+    /// The host may still change it.
+    pub editable: bool,
+    /// Why the typed value was refused.
+    pub error: Option<String>,
+    /// A hint under the field.
+    pub hint: Option<&'static str>,
+}
+
+/// This tab's open dialog.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DialogView {
+    /// Its title.
+    pub title: &'static str,
+    /// What it means.
+    pub body: &'static str,
+    /// The confirm button.
+    pub confirm: &'static str,
+    /// The limit field (the host proposing a Morris game): the text and its error.
+    pub limit: Option<(String, Option<String>)>,
+}
+
+/// The other side's open proposal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TheirProposal {
+    /// Changes with each proposal (the dialog takes the focus anew).
+    pub key: u32,
+    /// « Votre adversaire propose la partie nulle. »
+    pub title: String,
+    /// « Réponse attendue dans 0:42. », once our minute runs.
+    pub countdown: String,
+}
+
+/// The export panel's files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportView {
+    /// The signed transcript.
+    pub transcript: String,
+    /// Its file name.
+    pub transcript_name: String,
+    /// The current game's record.
+    pub record: String,
+    /// Its file name.
+    pub record_name: String,
+}
+
+/// The invitation panel (the host, until the guest comes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InviteView {
+    /// The short code, in groups of four.
+    pub code: Option<String>,
+    /// The link was copied (or the copy failed).
+    pub copied: Option<bool>,
+}
+
+/// Everything the room page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// Which game.
+    pub kind: GameKind,
+    /// « hôte » or « invité ».
+    pub seat: &'static str,
+    /// It is our step.
+    pub my_turn: bool,
+    /// The room's game number (0 for the first).
+    pub game_number: u32,
+    /// The line under the board.
+    pub status: String,
+    /// `None` while the game is played, else the winner (`None` for a draw).
+    pub result: Option<Option<Player>>,
+    /// The last refusal or news.
+    pub notice: Option<String>,
+    /// The invitation panel.
+    pub invite: Option<InviteView>,
+    /// Both players' cards.
+    pub players: Option<[PlayerView; 2]>,
+    /// Our open proposal, with its countdown.
+    pub my_proposal: Option<String>,
+    /// The board.
+    pub board: BoardView,
+    /// The game's buttons.
+    pub buttons: Option<Buttons>,
+    /// « Tour 12 sur 100 ».
+    pub progress: Option<String>,
+    /// We left the room.
+    pub left: bool,
+    /// `data-presence` and the sentence.
+    pub presence: (&'static str, String),
+    /// The other seat left the room.
+    pub other_left: bool,
+    /// Another key holds our seat.
+    pub taken: bool,
+    /// The relay says the room is full.
+    pub full: bool,
+    /// The relay connection, when there is something to say.
+    pub relay: Option<String>,
+    /// A guest waited 30 s for a host that never came.
+    pub expired: bool,
+    /// The game can be exported.
+    pub can_export: bool,
+    /// The export panel, when open.
+    pub export: Option<ExportView>,
+    /// The Morris limit under the rules.
+    pub limit: Option<LimitView>,
+    /// This tab's open dialog.
+    pub dialog: Option<DialogView>,
+    /// The other side's open proposal.
+    pub their_proposal: Option<TheirProposal>,
+    /// What the tab's title says first: « À vous », « Demande de votre adversaire ».
+    pub title: Option<&'static str>,
+}
+
+impl<P: Copy + Eq> RoomModel<P> {
+    /// True while something on screen counts down (the page then wakes every second).
+    pub(super) fn shows_countdown(&self, now: u64) -> bool {
+        let s = self.session();
+        let [mine, theirs] = s.proposals();
+        let away = s.reserved_until().is_some_and(|t| now < t);
+        let alone = self.driver.alone_for(now).is_some_and(|t| t <= ALONE_MS);
+        mine.is_some()
+            || theirs.is_some_and(|(_, deadline)| deadline < u64::MAX / 2)
+            || away
+            || alone
+            || matches!(self.driver.relay(), Relay::Down { .. })
+    }
+
+    /// What the page shows at time `now`.
+    pub fn view(&self, now: u64) -> View {
+        let s = self.session();
+        let room = s.room();
+        let left = self.driver.left();
+        let met = room.hello[Seat::Guest.index()];
+        let [mine, theirs] = s.proposals();
+        let in_progress = room.in_progress();
+        let kind = s.invite().rules.kind();
+        View {
+            kind,
+            seat: match s.seat() {
+                Seat::Host => "hôte",
+                Seat::Guest => "invité",
+            },
+            my_turn: s.my_turn(),
+            game_number: room.game_number,
+            status: text::status(s),
+            result: (room.game().is_some() && !in_progress).then(|| room.winner()),
+            notice: self.notice.clone(),
+            invite: (s.seat() == Seat::Host && !met && !left).then(|| InviteView {
+                code: s.invite().code().map(engine::session::Invite::format_code),
+                copied: self.copied,
+            }),
+            players: s.game().map(|g| self.players(g)),
+            my_proposal: mine.map(|(open, deadline)| {
+                format!(
+                    "Demande envoyée : {} · réponse attendue ({})",
+                    text::proposal_text(open.proposal),
+                    text::countdown(deadline.saturating_sub(now))
+                )
+            }),
+            board: self.board(),
+            buttons: (s.game().is_some() && met && !left && !s.suspended()).then(|| Buttons {
+                undo: room.can_undo() || self.local.selected.is_some(),
+                colour: s.player(),
+                in_progress,
+                claim: in_progress
+                    && matches!(s.presence(), Presence::Away { .. })
+                    && s.reserved_until().is_some_and(|t| now >= t),
+            }),
+            progress: s.game().map(|g| match g {
+                AnyGame::Morris(m) => format!("Tour {} sur {}", m.turns(), m.max_turns()),
+                AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
+            }),
+            left,
+            presence: text::presence(s, now),
+            other_left: room.left[s.seat().other().index()],
+            taken: self.taken,
+            full: self.driver.refused() == Some(Refusal::RoomFull),
+            relay: text::relay(self.driver.relay(), self.driver.has_peer(), now),
+            expired: self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
+            can_export: s.game().is_some(),
+            export: self.export.as_ref().map(|e| {
+                let short = &s.invite().room_name()[..8];
+                let prefix = match kind {
+                    GameKind::Morris => "moulin",
+                    GameKind::Meta => "meta-morpion",
+                };
+                ExportView {
+                    transcript: e.transcript.clone(),
+                    transcript_name: format!("{prefix}-{short}.transcript"),
+                    record: e.record.clone(),
+                    record_name: format!("{prefix}-{short}-partie-{}.txt", room.game_number + 1),
+                }
+            }),
+            limit: self.limit(),
+            dialog: self.dialog(in_progress),
+            their_proposal: theirs
+                .filter(|_| !left)
+                .map(|(open, deadline)| TheirProposal {
+                    key: open.seq,
+                    title: text::their_proposal(open.proposal),
+                    countdown: if deadline >= u64::MAX / 2 {
+                        String::new()
+                    } else {
+                        format!(
+                            "Réponse attendue dans {}.",
+                            text::countdown(deadline.saturating_sub(now))
+                        )
+                    },
+                }),
+            title: if theirs.is_some() && !left {
+                Some("Demande de votre adversaire")
+            } else if s.my_turn() {
+                Some("À vous")
+            } else {
+                None
+            },
+        }
+    }
+
+    fn players(&self, g: &AnyGame) -> [PlayerView; 2] {
+        let s = self.session();
+        let in_progress = s.room().in_progress();
+        let card = |p: Player| {
+            let shape = match (g, p) {
+                (AnyGame::Morris(_), _) => "",
+                (AnyGame::Meta(_), Player::Blue) => " (croix)",
+                (AnyGame::Meta(_), Player::Red) => " (rond)",
+            };
+            PlayerView {
+                player: p,
+                active: in_progress && g.to_move() == p,
+                title: format!(
+                    "{}{shape} · {}",
+                    game_text::player_name(p),
+                    if p == s.player() {
+                        "vous"
+                    } else {
+                        "adversaire"
+                    }
+                ),
+                detail: match g {
+                    AnyGame::Morris(m) => game_text::morris_player(m, p),
+                    AnyGame::Meta(m) => game_text::boards_won(m.boards_won(p)),
+                },
+            }
+        };
+        [card(Player::Blue), card(Player::Red)]
+    }
+
+    fn board(&self) -> BoardView {
+        let room = self.session().room();
+        let frozen = room.ending.is_some();
+        match room.game() {
+            Some(AnyGame::Morris(g)) => BoardView::Morris {
+                game: g.clone(),
+                selected: self.local.selected,
+                focus: self.local.point,
+                frozen,
+            },
+            Some(AnyGame::Meta(g)) => BoardView::Meta {
+                game: *g,
+                focus: self.local.cell,
+                frozen,
+            },
+            None if self.driver.refused() == Some(Refusal::RoomFull) => {
+                BoardView::Placeholder("Salon complet")
+            }
+            None if self.driver.left() => BoardView::Placeholder("Salon quitté"),
+            None => BoardView::Placeholder("Connexion à l'hôte du salon…"),
+        }
+    }
+
+    fn limit(&self) -> Option<LimitView> {
+        let s = self.session();
+        let Some(AnyGame::Morris(g)) = s.game() else {
+            return None;
+        };
+        let host = s.seat() == Seat::Host;
+        let editable = host && s.room().game_number == 0 && g.turns() == 0;
+        let error = self.local.limit_error.clone().filter(|_| editable);
+        Some(LimitView {
+            value: match (&self.local.limit_text, editable) {
+                (Some(t), true) => t.clone(),
+                _ => g.max_turns().to_string(),
+            },
+            editable,
+            hint: match (&error, host, editable) {
+                (Some(_), _, _) => None,
+                (None, false, _) => Some("Seul l'hôte choisit la limite."),
+                (None, true, false) => Some("Modifiable dans une nouvelle partie."),
+                (None, true, true) => None,
+            },
+            error,
+        })
+    }
+
+    fn dialog(&self, in_progress: bool) -> Option<DialogView> {
+        let s = self.session();
+        let d = self.local.dialog.as_ref()?;
+        let (title, body, confirm) = match d {
+            Dialog::NewGame(_) => (
+                "Proposer une nouvelle partie ?",
+                if in_progress {
+                    "Si votre adversaire accepte, la partie en cours s'arrête et une nouvelle commence ; le premier joueur change à chaque partie."
+                } else {
+                    "Si votre adversaire accepte, une nouvelle partie commence ; le premier joueur change à chaque partie."
+                },
+                "Proposer",
+            ),
+            Dialog::Resign => (
+                "Abandonner la partie ?",
+                "Votre adversaire gagnera cette partie. Vous pourrez ensuite proposer une revanche.",
+                "Abandonner",
+            ),
+            Dialog::Leave => (
+                "Quitter le salon ?",
+                "Vous ne pourrez plus revenir dans ce salon ; une partie en cours sera perdue.",
+                "Quitter le salon",
+            ),
+        };
+        let limit = match (d, s.seat(), s.game()) {
+            (Dialog::NewGame(nd), Seat::Host, Some(AnyGame::Morris(_))) => {
+                Some((nd.limit_text.clone(), nd.error.clone()))
+            }
+            _ => None,
+        };
+        Some(DialogView {
+            title,
+            body,
+            confirm,
+            limit,
+        })
+    }
+}

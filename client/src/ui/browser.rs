@@ -1,0 +1,227 @@
+//! The few browser services the pages use, each behind a small function: the clock, a timer to
+//! await, random bytes, the tab's storage, `fetch`, the clipboard, the location.
+
+use client_net::{IceServer, Refusal};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The wall clock, in ms since the epoch (what the session's times are).
+pub fn now_ms() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// Milliseconds since the page's navigation started.
+pub fn performance_now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Bytes from the browser's cryptographic random source.
+pub fn random<const N: usize>() -> Option<[u8; N]> {
+    let mut buf = [0u8; N];
+    web_sys::window()?
+        .crypto()
+        .ok()?
+        .get_random_values_with_u8_array(&mut buf)
+        .ok()?;
+    Some(buf)
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// The text stored under a key in this tab's storage.
+pub fn stored(key: &str) -> Option<String> {
+    session_storage()?.get_item(key).ok()?
+}
+
+/// Stores text under a key in this tab's storage. A full storage keeps the previous value (the
+/// peer still holds every entry).
+pub fn store(key: &str, value: &str) {
+    if let Some(st) = session_storage() {
+        let _ = st.set_item(key, value);
+    }
+}
+
+/// Forgets a key of this tab's storage.
+pub fn forget(key: &str) {
+    if let Some(st) = session_storage() {
+        let _ = st.remove_item(key);
+    }
+}
+
+/// Sets the tab's title a moment later, once the page has shown what changed: in Chromium a new
+/// title costs milliseconds, which a move must not wait for.
+pub fn set_title_soon(title: String) {
+    let set = wasm_bindgen::closure::Closure::once_into_js(move || {
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if doc.title() != title {
+                doc.set_title(&title);
+            }
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(set.unchecked_ref(), 0);
+    }
+}
+
+/// The URL fragment (with its `#`).
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The page's whole URL.
+pub fn location_href() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// `ws(s)://<this host>/ws/<room>`.
+pub fn ws_url(room: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let host = location
+        .as_ref()
+        .and_then(|l| l.host().ok())
+        .unwrap_or_default();
+    let scheme = match location.and_then(|l| l.protocol().ok()).as_deref() {
+        Some("https:") => "wss",
+        _ => "ws",
+    };
+    format!("{scheme}://{host}/ws/{room}")
+}
+
+async fn fetch(url: &str) -> Option<web_sys::Response> {
+    let promise = web_sys::window()?.fetch_with_str(url);
+    JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+async fn text(resp: &web_sys::Response) -> String {
+    match resp.text() {
+        Ok(p) => JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+fn js_strings(v: &JsValue) -> Vec<String> {
+    if let Some(s) = v.as_string() {
+        return vec![s];
+    }
+    js_sys::Array::from(v)
+        .iter()
+        .filter_map(|x| x.as_string())
+        .collect()
+}
+
+/// The STUN/TURN servers the relay advertises (none when it says nothing usable).
+pub async fn ice_servers() -> Vec<IceServer> {
+    let Some(resp) = fetch("/ice-servers").await.filter(|r| r.ok()) else {
+        return Vec::new();
+    };
+    let Ok(json) = js_sys::JSON::parse(&text(&resp).await) else {
+        return Vec::new();
+    };
+    let list = js_sys::Reflect::get(&json, &"iceServers".into()).unwrap_or(JsValue::UNDEFINED);
+    if !js_sys::Array::is_array(&list) {
+        return Vec::new();
+    }
+    js_sys::Array::from(&list)
+        .iter()
+        .map(|s| {
+            let field = |name: &str| js_sys::Reflect::get(&s, &name.into()).ok();
+            IceServer {
+                urls: field("urls").map(|u| js_strings(&u)).unwrap_or_default(),
+                username: field("username").and_then(|u| u.as_string()),
+                credential: field("credential").and_then(|u| u.as_string()),
+            }
+        })
+        .filter(|s| !s.urls.is_empty())
+        .collect()
+}
+
+/// What the relay says of a room now (a browser cannot read the status of a refused websocket
+/// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer.
+pub async fn probe_room(room: &str) -> Result<Option<Refusal>, ()> {
+    let resp = fetch(&format!("/ws/{room}")).await.ok_or(())?;
+    let status = resp.status();
+    Ok(Refusal::from_answer(status, &text(&resp).await))
+}
+
+/// Copies text to the clipboard; false when the browser refuses.
+pub fn copy_text(text: &str) -> bool {
+    let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+        return false;
+    };
+    let clipboard = js_sys::Reflect::get(&nav, &"clipboard".into()).unwrap_or(JsValue::UNDEFINED);
+    let write = js_sys::Reflect::get(&clipboard, &"writeText".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    match write {
+        Some(f) => f.call1(&clipboard, &text.into()).is_ok(),
+        None => false,
+    }
+}
+
+/// A `data:` URL holding text, for a download link.
+pub fn data_url(text: &str) -> String {
+    format!(
+        "data:text/plain;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    )
+}
+
+/// A future that resolves after `ms` milliseconds; dropping it cancels the browser's timer.
+pub struct Sleep {
+    done: JsFuture,
+    handle: Option<i32>,
+}
+
+/// Sleeps `ms` milliseconds.
+pub fn sleep(ms: u64) -> Sleep {
+    let mut handle = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        handle = web_sys::window().and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                ms.min(i32::MAX as u64) as i32,
+            )
+            .ok()
+        });
+    });
+    Sleep {
+        done: JsFuture::from(promise),
+        handle,
+    }
+}
+
+impl Future for Sleep {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        match Pin::new(&mut self.done).poll(cx) {
+            Poll::Ready(_) => {
+                self.handle = None;
+                Poll::Ready(())
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        if let (Some(h), Some(w)) = (self.handle, web_sys::window()) {
+            w.clear_timeout_with_handle(h);
+        }
+    }
+}

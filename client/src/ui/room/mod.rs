@@ -1,0 +1,353 @@
+//! `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room. The page reads the invitation and
+//! this tab's saved seat, builds the [`RoomModel`], starts its event loop ([`runner`]) and renders
+//! the model's [`View`]; every click goes to the loop as an event.
+
+mod parts;
+mod runner;
+
+use super::boards::{MetaBoard, MorrisBoard};
+use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
+use super::lobby::game_name;
+use super::{browser, navigate_with_fragment, Route};
+use crate::model::room::view::BoardView;
+use crate::model::room::{Event, Input, RoomModel, View};
+use client_net::PeerId;
+use engine::session::{Config, Invite, Saved, Session};
+use engine::{GameKind, Player};
+use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
+use parts::{lobby_link, InvitePanel, LocalDialog, ProposalBanner, ProposalDialog, RoomPanel};
+use runner::Runner;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The `sessionStorage` key holding a tab's seat for a game.
+pub fn storage_key(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Morris => "moulin-online-seat-v1",
+        GameKind::Meta => "meta-morpion-online-seat-v1",
+    }
+}
+
+/// Why a room page cannot open.
+#[derive(Clone, Debug, PartialEq)]
+enum RoomError {
+    Malformed,
+    OtherGame(GameKind, String),
+    BadSave,
+    NoRandom,
+}
+
+/// A room ready to run: the model, the way in for events, and the figure of the first meeting.
+struct Room {
+    model: Rc<RefCell<RoomModel<PeerId>>>,
+    inbox: UnboundedSender<Input<PeerId>>,
+    first_peer: Rc<Cell<Option<u64>>>,
+    /// The loop's half, taken when the page starts it.
+    runner: RefCell<Option<UnboundedReceiver<Input<PeerId>>>>,
+}
+
+/// Reads the invitation in the URL and this tab's saved seat, and builds the session.
+fn open_room(kind: GameKind) -> Result<Room, RoomError> {
+    let fragment = browser::location_hash();
+    let invite = Invite::from_fragment(&fragment).map_err(|_| RoomError::Malformed)?;
+    let other = invite.rules.kind();
+    if other != kind {
+        let fragment = fragment.trim_start_matches('#').to_string();
+        return Err(RoomError::OtherGame(other, fragment));
+    }
+    let key = storage_key(kind);
+    let saved = browser::stored(key).map(|t| Saved::from_text(&t));
+    let session = match saved {
+        Some(Ok(saved)) if saved.invite.room == invite.room => {
+            Session::restore(saved).map_err(|_| RoomError::BadSave)?
+        }
+        Some(Err(_)) => return Err(RoomError::BadSave),
+        _ => {
+            let seed = browser::random::<32>().ok_or(RoomError::NoRandom)?;
+            let s = Session::guest(invite, seed, Config::default(), browser::now_ms());
+            browser::store(key, &s.save().to_text());
+            s
+        }
+    };
+    let (inbox, receiver) = unbounded();
+    Ok(Room {
+        model: Rc::new(RefCell::new(RoomModel::new(session))),
+        inbox,
+        first_peer: Rc::new(Cell::new(None)),
+        runner: RefCell::new(Some(receiver)),
+    })
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RoomProps {
+    pub kind: GameKind,
+    pub go: Callback<Route>,
+}
+
+/// `/moulin/salon#…`: a remote room.
+#[component]
+pub fn RoomPage(props: &RoomProps) -> Html {
+    let kind = props.kind;
+    let setup = use_memo((), move |_| open_room(kind));
+    let update = use_force_update();
+    let board = use_node_ref();
+    {
+        let (setup, update) = (setup.clone(), update.clone());
+        use_effect_with((), move |_| {
+            if let Ok(room) = &*setup {
+                if let Some(receiver) = room.runner.borrow_mut().take() {
+                    let runner = Runner {
+                        model: room.model.clone(),
+                        inbox: receiver,
+                        outbox: room.inbox.clone(),
+                        render: Rc::new(move || update.force_update()),
+                        storage_key: storage_key(kind),
+                        first_peer: room.first_peer.clone(),
+                    };
+                    wasm_bindgen_futures::spawn_local(runner.run());
+                }
+            }
+            // Leaving the page ends the loop, which closes the socket.
+            move || {
+                if let Ok(room) = &*setup {
+                    room.inbox.close_channel();
+                }
+            }
+        });
+    }
+    let room = match &*setup {
+        Err(e) => return room_error(e, kind, &props.go),
+        Ok(room) => room,
+    };
+    let view = room.model.borrow().view(browser::now_ms());
+    let focus = room.model.borrow().local().clone();
+    {
+        let board = board.clone();
+        use_effect_with((focus.point, focus.cell), move |&(point, cell)| {
+            let selector = match kind {
+                GameKind::Morris => format!("[data-point=\"{}\"]", point.index()),
+                GameKind::Meta => format!("[data-cell=\"{}\"]", cell.index()),
+            };
+            follow_focus(&board, &selector);
+        });
+    }
+    {
+        // The tab's title says when the player is wanted: their move, or a proposal to answer.
+        let title = view.title;
+        use_effect_with(title, move |title| {
+            let base = Route::Room(kind).title();
+            browser::set_title_soon(title.map_or(base.to_string(), |t| format!("{t} · {base}")));
+        });
+    }
+    let act = {
+        let inbox = room.inbox.clone();
+        Callback::from(move |e: Event| {
+            let _ = inbox.unbounded_send(Input::Ui(e));
+        })
+    };
+    let on_key = {
+        let act = act.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let event = match board_key(&e) {
+                Some(BoardKey::Arrow(d)) => Event::Arrow(d),
+                Some(BoardKey::Activate) => match kind {
+                    GameKind::Morris => Event::Point(focus.point),
+                    GameKind::Meta => Event::Cell(focus.cell),
+                },
+                None => return,
+            };
+            e.prevent_default();
+            act.emit(event);
+        })
+    };
+    room_view(view, act, on_key, board, room.first_peer.get(), &props.go)
+}
+
+fn board_html(
+    v: &View,
+    act: &Callback<Event>,
+    on_key: Callback<KeyboardEvent>,
+    node: NodeRef,
+) -> Html {
+    match &v.board {
+        BoardView::Morris {
+            game,
+            selected,
+            focus,
+            frozen,
+        } => html! {
+            <MorrisBoard game={game.clone()} selected={*selected} focus={*focus} frozen={*frozen}
+                on_activate={act.reform(Event::Point)} {on_key} {node} />
+        },
+        BoardView::Meta {
+            game,
+            focus,
+            frozen,
+        } => html! {
+            <MetaBoard game={*game} focus={*focus} frozen={*frozen}
+                on_activate={act.reform(Event::Cell)} {on_key} {node} />
+        },
+        BoardView::Placeholder(text) => html! { <div class="board-placeholder">{ *text }</div> },
+    }
+}
+
+fn game_buttons(v: &View, act: &Callback<Event>) -> Html {
+    let Some(b) = v.buttons else {
+        return html! {};
+    };
+    let emit = |e: Event| act.reform(move |_: MouseEvent| e.clone());
+    let colour = if b.colour == Player::Blue {
+        "blue"
+    } else {
+        "red"
+    };
+    html! {
+        <div class="actions">
+            <button type="button" class={classes!("button", colour)} disabled={!b.undo}
+                onclick={emit(Event::Undo)}>{ "Annuler" }</button>
+            <button type="button" class="button secondary" onclick={emit(Event::AskNewGame)}>
+                { "Nouvelle partie" }</button>
+            <button type="button" class="button secondary" disabled={!b.in_progress}
+                onclick={emit(Event::Draw)}>{ "Proposer la nulle" }</button>
+            <button type="button" class="button secondary" disabled={!b.in_progress}
+                onclick={emit(Event::AskResign)}>{ "Abandonner" }</button>
+            if b.claim {
+                <button type="button" class="button" onclick={emit(Event::Claim)}>
+                    { "Revendiquer la victoire" }</button>
+            }
+        </div>
+    }
+}
+
+fn rules_panel(v: &View, act: &Callback<Event>) -> Html {
+    let limit = v.limit.clone().map(|l| {
+        html! {
+            <>
+                <LimitField value={l.value} disabled={!l.editable} invalid={l.error.is_some()}
+                    on_input={act.reform(Event::Limit)} />
+                if let Some(e) = l.error {
+                    <p class="notice" role="alert">{ e }</p>
+                }
+                if let Some(h) = l.hint {
+                    <p class="hint">{ h }</p>
+                }
+            </>
+        }
+    });
+    html! {
+        <section class="panel rules">
+            <h2>{ "Règles" }</h2>
+            <p>{ "Chaque coup est signé et vérifié par les deux navigateurs. Annuler un tour, la nulle et une nouvelle partie demandent l'accord de l'adversaire, qui a une minute pour répondre. Le premier joueur change à chaque nouvelle partie." }</p>
+            <p>{ "Si l'un de vous se déconnecte, sa place est gardée cinq minutes : recharger cet onglet reprend la même place." }</p>
+            { limit.unwrap_or_default() }
+        </section>
+    }
+}
+
+fn room_view(
+    v: View,
+    act: Callback<Event>,
+    on_key: Callback<KeyboardEvent>,
+    board: NodeRef,
+    first_peer: Option<u64>,
+    go: &Callback<Route>,
+) -> Html {
+    let kind_class = if v.kind == GameKind::Morris {
+        "morris"
+    } else {
+        "meta"
+    };
+    let players = v.players.clone().map(|cards| {
+        let card = |c: crate::model::room::view::PlayerView| {
+            html! { <PlayerCard player={c.player} active={c.active} title={c.title} detail={c.detail} /> }
+        };
+        let [blue, red] = cards;
+        html! { <div class="players">{ card(blue) }{ card(red) }</div> }
+    });
+    html! {
+        <main class={classes!("page", "game", "remote", kind_class)}
+            data-seat={v.seat} data-my-turn={v.my_turn.to_string()}
+            data-first-peer-ms={first_peer.map(|t| t.to_string())}
+            data-game-number={v.game_number.to_string()}>
+            <h1>{ game_name(v.kind) }<span class="mode">{ format!(" · à distance · vous êtes l'{}", v.seat) }</span></h1>
+            // The invitation first, above the board: the one thing the host needs until the
+            // guest comes (on a phone the side panels come after the board).
+            if let Some(invite) = v.invite.clone() {
+                <InvitePanel {invite} act={act.clone()} />
+            }
+            <div class="layout">
+                <section class="board-column" aria-label="Partie">
+                    { players.unwrap_or_default() }
+                    <Status result={v.result} text={v.status.clone()}
+                        notice={v.notice.clone().map(AttrValue::from)} />
+                    if let Some(text) = v.my_proposal.clone() {
+                        <ProposalBanner {text} act={act.clone()} />
+                    }
+                    <div class="board-scroll">{ board_html(&v, &act, on_key, board) }</div>
+                    { game_buttons(&v, &act) }
+                    if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
+                </section>
+                <aside class="side">
+                    <RoomPanel view={v.clone()} act={act.clone()} go={go.clone()} />
+                    { rules_panel(&v, &act) }
+                </aside>
+            </div>
+            if let Some(dialog) = v.dialog.clone() {
+                <LocalDialog {dialog} act={act.clone()} />
+            }
+            if let Some(proposal) = v.their_proposal.clone() {
+                <ProposalDialog {proposal} act={act.clone()} />
+            }
+        </main>
+    }
+}
+
+fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
+    let (title, body, fix) = match e {
+        RoomError::Malformed => (
+            "Lien d'invitation non valable",
+            "Ce lien est incomplet ou abîmé. Demandez à votre ami de vous le renvoyer, ou tapez le code du salon.".to_string(),
+            html! {},
+        ),
+        RoomError::OtherGame(other, fragment) => (
+            "Ce lien est pour l'autre jeu",
+            format!("Cette invitation est pour une partie de {}.", game_name(*other)),
+            {
+                let (go, other, fragment) = (go.clone(), *other, fragment.clone());
+                let href = format!("{}#{fragment}", Route::Room(other).path());
+                let onclick = Callback::from(move |e: MouseEvent| {
+                    e.prevent_default();
+                    navigate_with_fragment(Route::Room(other), &fragment, &go);
+                });
+                html! { <p><a class="button" {href} {onclick}>{ format!("Rejoindre la partie de {}", game_name(other)) }</a></p> }
+            },
+        ),
+        RoomError::NoRandom => (
+            "Navigateur non pris en charge",
+            "Ce navigateur ne fournit pas de nombres aléatoires sûrs : impossible de créer vos clés de joueur.".to_string(),
+            html! {},
+        ),
+        RoomError::BadSave => (
+            "Sauvegarde illisible",
+            "La place enregistrée dans cet onglet est abîmée : elle ne peut pas être reprise.".to_string(),
+            {
+                let onclick = Callback::from(move |_: MouseEvent| {
+                    browser::forget(storage_key(kind));
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().reload();
+                    }
+                });
+                html! { <p><button type="button" class="button" {onclick}>{ "Rejoindre ce salon comme nouvel invité" }</button></p> }
+            },
+        ),
+    };
+    html! {
+        <main class="page narrow room-error" data-room-error={format!("{e:?}")}>
+            <h1>{ title }</h1>
+            <p role="alert">{ body }</p>
+            { fix }
+            { lobby_link(kind, go) }
+        </main>
+    }
+}

@@ -1,0 +1,248 @@
+//! The room page's pieces: the invitation, the proposal banner and dialog, this tab's dialogs,
+//! the room panel with presence and export. Each renders plain view data and emits events.
+
+use super::super::browser;
+use super::super::common::{LimitField, Link as PageLink};
+use super::super::Route;
+use crate::model::room::view::{DialogView, ExportView, InviteView, TheirProposal, View};
+use crate::model::room::{text, Event};
+use engine::GameKind;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// A callback that sends a fixed event on click.
+fn on_click(act: &Callback<Event>, e: Event) -> Callback<MouseEvent> {
+    act.reform(move |_: MouseEvent| e.clone())
+}
+
+#[derive(Properties, PartialEq)]
+pub struct InviteProps {
+    pub invite: InviteView,
+    pub act: Callback<Event>,
+}
+
+/// The link and the code to send, until the guest comes.
+#[component]
+pub fn InvitePanel(props: &InviteProps) -> Html {
+    let href = browser::location_href();
+    let on_copy = {
+        let (href, act) = (href.clone(), props.act.clone());
+        Callback::from(move |_: MouseEvent| act.emit(Event::Copied(browser::copy_text(&href))))
+    };
+    let copy_label = match props.invite.copied {
+        Some(true) => "Lien copié ✓",
+        _ => "Copier le lien",
+    };
+    html! {
+        <section class="panel invite" aria-labelledby="invite-title">
+            <h2 id="invite-title">{ "Invitez votre adversaire" }</h2>
+            <label class="invite-link">
+                { "Lien d'invitation" }
+                <input type="text" readonly=true value={href.clone()} data-invite-link={href} />
+            </label>
+            <div class="actions">
+                <button type="button" class="button" onclick={on_copy}>{ copy_label }</button>
+            </div>
+            if props.invite.copied == Some(false) {
+                <p class="notice">{ "Copie impossible ici : sélectionnez le lien et copiez-le à la main." }</p>
+            }
+            if let Some(code) = props.invite.code.clone() {
+                <p>{ "Ou donnez-lui ce code, à taper sur la page « Jouer à distance » : " }
+                    <strong class="code" data-code={code.clone()}>{ code }</strong></p>
+            }
+            <p class="hint">{ "Le lien contient la clé du salon : ne le partagez qu'avec votre adversaire." }</p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct BannerProps {
+    pub text: AttrValue,
+    pub act: Callback<Event>,
+}
+
+/// Our open proposal: what it asks, its countdown, and the way to withdraw it.
+#[component]
+pub fn ProposalBanner(props: &BannerProps) -> Html {
+    html! {
+        <div class="proposal-banner" data-proposal="mine">
+            <span>{ props.text.clone() }</span>
+            <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Withdraw)}>
+                { "Retirer la demande" }
+            </button>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TheirProps {
+    pub proposal: TheirProposal,
+    pub act: Callback<Event>,
+}
+
+/// The other side's proposal, to accept or decline (a modal that takes the keyboard focus).
+#[component]
+pub fn ProposalDialog(props: &TheirProps) -> Html {
+    html! {
+        <div class="backdrop">
+            <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="proposal-title"
+                data-proposal="theirs">
+                <h2 id="proposal-title">{ props.proposal.title.clone() }</h2>
+                <p class="countdown">{ props.proposal.countdown.clone() }</p>
+                <FocusFirst key={props.proposal.key.to_string()}>
+                    <button type="button" class="button" onclick={on_click(&props.act, Event::Reply(true))}>{ "Accepter" }</button>
+                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Reply(false))}>{ "Refuser" }</button>
+                </FocusFirst>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LocalDialogProps {
+    pub dialog: DialogView,
+    pub act: Callback<Event>,
+}
+
+/// This tab's dialog: a new game to propose (with the host's limit), resign, leave.
+#[component]
+pub fn LocalDialog(props: &LocalDialogProps) -> Html {
+    let d = &props.dialog;
+    let act = &props.act;
+    let on_submit = act.reform(|e: SubmitEvent| {
+        e.prevent_default();
+        Event::Confirm
+    });
+    let on_key = {
+        let act = act.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                act.emit(Event::Cancel);
+            }
+        })
+    };
+    html! {
+        <div class="backdrop" onkeydown={on_key}>
+            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title"
+                novalidate=true onsubmit={on_submit}>
+                <h2 id="local-title">{ d.title }</h2>
+                <p>{ d.body }</p>
+                if let Some((value, error)) = d.limit.clone() {
+                    <LimitField value={value} invalid={error.is_some()}
+                        on_input={act.reform(Event::DialogLimit)} />
+                    if let Some(e) = error {
+                        <p class="notice" role="alert">{ e }</p>
+                    }
+                }
+                <FocusFirst>
+                    <button type="submit" class="button">{ d.confirm }</button>
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::Cancel)}>{ "Annuler" }</button>
+                </FocusFirst>
+            </form>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FocusFirstProps {
+    children: Html,
+}
+
+/// A dialog's row of buttons; the first one takes the keyboard focus when the dialog opens.
+#[component]
+fn FocusFirst(props: &FocusFirstProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with((), move |_| {
+            let button = node
+                .cast::<web_sys::Element>()
+                .and_then(|e| e.query_selector("button").ok().flatten())
+                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(b) = button {
+                let _ = b.focus();
+            }
+        });
+    }
+    html! { <div class="actions" ref={node}>{ props.children.clone() }</div> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub export: ExportView,
+}
+
+/// The signed transcript and the record, as downloads.
+#[component]
+pub fn ExportPanel(props: &ExportProps) -> Html {
+    let e = &props.export;
+    // Encoding the transcript for its link costs: only when it changed.
+    let transcript = use_memo(e.transcript.clone(), |t| browser::data_url(t));
+    let record = use_memo(e.record.clone(), |r| browser::data_url(r));
+    html! {
+        <div class="exports">
+            <a class="button secondary" download={e.transcript_name.clone()}
+                href={(*transcript).clone()} data-export="transcript">{ "Transcript signé (.transcript)" }</a>
+            <a class="button secondary" download={e.record_name.clone()}
+                href={(*record).clone()} data-export="record">{ "Notation de la partie (.txt)" }</a>
+            <p class="hint">{ "Le transcript se vérifie avec « engine verify » ; la notation se rejoue avec « engine replay »." }</p>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RoomPanelProps {
+    pub view: View,
+    pub act: Callback<Event>,
+    pub go: Callback<Route>,
+}
+
+/// The room: presence of the other seat, the relay connection, export and leaving.
+#[component]
+pub fn RoomPanel(props: &RoomPanelProps) -> Html {
+    let v = &props.view;
+    let act = &props.act;
+    let (presence_attr, presence_text) = v.presence.clone();
+    html! {
+        <section class="panel room-state" aria-label="Salon">
+            <h2>{ "Salon" }</h2>
+            if v.left {
+                <p class="presence" data-presence="left">{ "Vous avez quitté ce salon." }</p>
+                { lobby_link(v.kind, &props.go) }
+            } else {
+                <p class={classes!("presence", presence_attr)} data-presence={presence_attr} aria-live="polite">
+                    { presence_text }</p>
+                if v.other_left {
+                    <p class="notice">{ "Votre adversaire a quitté le salon." }</p>
+                }
+                if v.taken {
+                    <p class="notice" role="alert">{ "Ce salon a déjà ses deux joueurs : votre place n'y est pas reconnue." }</p>
+                }
+                if v.full {
+                    <p class="notice" role="alert" data-room-full="">{ text::ROOM_FULL }</p>
+                } else if let Some(t) = v.relay.clone() {
+                    <p class="hint relay" data-relay="">{ t }</p>
+                }
+                if v.expired { <p class="notice" data-expired="">{ text::EXPIRED }</p> }
+            }
+            <div class="actions">
+                if v.can_export {
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::ToggleExport)}>{ "Exporter la partie" }</button>
+                }
+                if !v.left {
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::AskLeave)}>{ "Quitter le salon" }</button>
+                }
+            </div>
+            if let Some(export) = v.export.clone() {
+                <ExportPanel {export} />
+            }
+        </section>
+    }
+}
+
+/// Where the room page's errors lead: the game's lobby.
+pub fn lobby_link(kind: GameKind, go: &Callback<Route>) -> Html {
+    html! {
+        <p><PageLink to={Route::Lobby(kind)} go={go.clone()}>{ "Créer ou rejoindre un autre salon" }</PageLink></p>
+    }
+}

@@ -1,0 +1,134 @@
+//! The room's event loop in the browser: it awaits whichever comes first — the socket's next
+//! event, the player's next action (or an answer from the relay), or the room's next wake-up —
+//! feeds it to the [`RoomModel`], carries out its effects and asks for a render. Nothing polls:
+//! between events the page sleeps.
+
+use super::super::browser;
+use crate::model::room::{Effect, Input, RoomModel};
+use client_net::{Input as Net, Link, LinkEvent, PeerId};
+use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
+use futures_core::Stream;
+use std::cell::{Cell, RefCell};
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::rc::Rc;
+use std::task::Poll;
+use wasm_bindgen_futures::spawn_local;
+
+/// What the loop needs from the page.
+pub struct Runner {
+    /// The room, shared with the component that renders it.
+    pub model: Rc<RefCell<RoomModel<PeerId>>>,
+    /// The player's actions and the relay's answers.
+    pub inbox: UnboundedReceiver<Input<PeerId>>,
+    /// Where the relay's answers are posted.
+    pub outbox: UnboundedSender<Input<PeerId>>,
+    /// Asks the page to render again.
+    pub render: Rc<dyn Fn()>,
+    /// The storage key of the seat.
+    pub storage_key: &'static str,
+    /// When the page first had its peer (`performance.now()`), for the test suite's figures.
+    pub first_peer: Rc<Cell<Option<u64>>>,
+}
+
+/// What woke the loop.
+enum Woken {
+    Link(LinkEvent),
+    Inbox(Option<Input<PeerId>>),
+    Timer,
+}
+
+impl Runner {
+    /// Runs until the page drops its end of the inbox.
+    pub async fn run(mut self) {
+        let room = self.model.borrow().session().invite().room_name();
+        let ice = browser::ice_servers().await;
+        let mut link: Option<Link> = None;
+        loop {
+            let now = browser::now_ms();
+            let wake = self.model.borrow().next_wakeup(now);
+            let woken = {
+                let mut timer = pin!(async {
+                    match wake {
+                        Some(t) => browser::sleep(t.saturating_sub(now)).await,
+                        None => std::future::pending().await,
+                    }
+                });
+                let mut next = pin!(async {
+                    match link.as_mut() {
+                        Some(l) => l.next().await,
+                        None => std::future::pending().await,
+                    }
+                });
+                let inbox = &mut self.inbox;
+                poll_fn(|cx| {
+                    if let Poll::Ready(e) = next.as_mut().poll(cx) {
+                        return Poll::Ready(Woken::Link(e));
+                    }
+                    if let Poll::Ready(i) = std::pin::Pin::new(&mut *inbox).poll_next(cx) {
+                        return Poll::Ready(Woken::Inbox(i));
+                    }
+                    timer.as_mut().poll(cx).map(|()| Woken::Timer)
+                })
+                .await
+            };
+            let input = match woken {
+                Woken::Link(LinkEvent::Peer(id, up)) => Input::Net(Net::Peer(id, up)),
+                Woken::Link(LinkEvent::Packet(id, bytes)) => Input::Net(Net::Packet(id, bytes)),
+                Woken::Link(LinkEvent::Closed) => {
+                    link = None;
+                    Input::Net(Net::Closed)
+                }
+                Woken::Inbox(Some(input)) => input,
+                // The page is gone: dropping the link closes the socket.
+                Woken::Inbox(None) => return,
+                Woken::Timer => Input::Net(Net::Wake),
+            };
+            let now = browser::now_ms();
+            let mut effects = self.model.borrow_mut().update(input, now);
+            if link.as_mut().is_some_and(Link::newly_joined) {
+                effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
+            }
+            self.carry(effects, &mut link, &room, &ice);
+            if self.first_peer.get().is_none() && self.model.borrow().has_peer() {
+                self.first_peer.set(Some(browser::performance_now() as u64));
+            }
+            (self.render)();
+        }
+    }
+
+    fn carry(
+        &self,
+        effects: Vec<Effect<PeerId>>,
+        link: &mut Option<Link>,
+        room: &str,
+        ice: &[client_net::IceServer],
+    ) {
+        for e in effects {
+            match e {
+                Effect::Send(peer, bytes) => {
+                    if let Some(l) = link.as_mut() {
+                        l.send(peer, bytes);
+                    }
+                }
+                Effect::Save(text) => browser::store(self.storage_key, &text),
+                Effect::Forget => browser::forget(self.storage_key),
+                Effect::Connect => {
+                    let (l, message_loop) = Link::connect(&browser::ws_url(room), ice);
+                    spawn_local(async move {
+                        let _ = message_loop.await;
+                    });
+                    *link = Some(l);
+                }
+                Effect::Disconnect => *link = None,
+                Effect::AskWhy => {
+                    let (room, outbox) = (room.to_string(), self.outbox.clone());
+                    spawn_local(async move {
+                        let answer = browser::probe_room(&room).await;
+                        let _ = outbox.unbounded_send(Input::Net(Net::Why(answer)));
+                    });
+                }
+            }
+        }
+    }
+}
