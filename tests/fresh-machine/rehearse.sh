@@ -168,6 +168,7 @@ expect_calls \
     "cargo build -p client --profile wasm-release --target wasm32-unknown-unknown" \
     "wasm-bindgen --target web * cargo-target/wasm32-unknown-unknown/wasm-release/client.wasm" \
     "wasm-opt -Oz *" \
+    "esbuild * --minify *" \
     "cargo build --release -p signaling" \
     "signaling --static-dir repo/client/dist --addr 127.0.0.1:0"
 expect_output stdout "initial wasm + JS: * B gzipped, within its budget of 250000 B (*%)"

@@ -140,6 +140,18 @@ wasm-opt)
     [ -f "$input" ] || { echo "[wasm-validator error] cannot read $input" >&2; exit 1; }
     cp "$input" "$output"
     ;;
+esbuild)
+    input="" output=""
+    for arg; do
+        case $arg in
+        --outfile=*) output=${arg#--outfile=} ;;
+        -*) ;;
+        *) input=$arg ;;
+        esac
+    done
+    [ -f "$input" ] || { echo "✘ [ERROR] Could not resolve \"$input\"" >&2; exit 1; }
+    cp "$input" "$output"
+    ;;
 apt-get)
     if [ "$FAKE_UID" != 0 ]; then
         echo "E: Could not open lock file /var/lib/dpkg/lock-frontend - open (13: Permission denied)" >&2
@@ -180,11 +192,12 @@ npm)
     command -v node >/dev/null || { echo "/usr/bin/env: 'node': No such file or directory" >&2; exit 127; }
     rm -rf node_modules
     mkdir -p node_modules/.bin
-    # The devDependencies, one folder each; binaryen brings wasm-opt.
+    # The devDependencies, one folder each; binaryen brings wasm-opt, esbuild itself.
     while read -r package; do
         mkdir -p "node_modules/$package"
         echo '{}' >"node_modules/$package/package.json"
         [ "$package" != binaryen ] || install_tool node_modules/.bin wasm-opt
+        [ "$package" != esbuild ] || install_tool node_modules/.bin esbuild
     done < <(sed -n '/"devDependencies"/,/}/ s/^ *"\([^"]*\)": *".*$/\1/p' package.json)
     ;;
 # Tools that the set-up installs but does not run, and the binaries cargo builds: they only

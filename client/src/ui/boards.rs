@@ -47,63 +47,12 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
         html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
     let points = Point::all().map(|p| {
-        let (x, y) = xy(p);
-        let piece = g.piece_at(p);
-        let selected = props.selected == Some(p);
-        let is_dest = destinations.contains(p);
-        let is_cap = capturable.contains(p);
-        let is_last = last.is_some_and(|t| t.to == p);
-        let was_from = last.is_some_and(|t| t.from == Some(p));
-        let was_taken = piece.is_none() && last.is_some_and(|t| t.capture == Some(p));
-        let mut label = format!("{} : {}", p.name(), piece.map_or("vide".to_string(), piece_label));
-        if selected {
-            label.push_str(", sélectionné");
-        }
-        if is_dest {
-            label.push_str(", destination possible");
-        }
-        if is_cap {
-            label.push_str(", peut être capturé");
-        }
-        if is_last {
-            label.push_str(", dernier coup");
-        }
-        if was_taken {
-            label.push_str(", pion capturé au dernier coup");
-        }
-        let onclick = props.on_activate.reform(move |_: MouseEvent| p);
-        let class = classes!(
-            "point",
-            piece.map(|pl| if pl == Player::Blue { "blue" } else { "red" }),
-            selected.then_some("selected"),
-            is_dest.then_some("destination"),
-            is_cap.then_some("capturable"),
-        );
-        let (xs, ys) = (x.to_string(), y.to_string());
         html! {
-            <g {class} data-point={p.index().to_string()}
-                data-piece={piece.map(|pl| pl.index().to_string())}
-                role="button" aria-label={label}
-                tabindex={if props.focus == p { "0" } else { "-1" }} {onclick}>
-                <circle class="hit" cx={xs.clone()} cy={ys.clone()} r="46" />
-                <circle class="focus-ring" cx={xs.clone()} cy={ys.clone()} r="42" />
-                if is_dest { <circle class="dest-mark" cx={xs.clone()} cy={ys.clone()} r="24" /> }
-                if was_from { <circle class="from-mark" cx={xs.clone()} cy={ys.clone()} r="14" /> }
-                if was_taken {
-                    <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
-                }
-                if piece.is_some() {
-                    <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
-                    <circle class="piece-shine" cx={(x - 8).to_string()} cy={(y - 9).to_string()} r="9" />
-                } else if !is_dest {
-                    <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
-                }
-                if is_cap { <circle class="capture-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
-                if selected { <circle class="select-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
-                if is_last {
-                    <rect class="last-frame" x={(x - 40).to_string()} y={(y - 40).to_string()} width="80" height="80" rx="10" />
-                }
-            </g>
+            <MorrisPoint point={p} piece={g.piece_at(p)} selected={props.selected == Some(p)}
+                destination={destinations.contains(p)} capturable={capturable.contains(p)}
+                last_to={last.is_some_and(|t| t.to == p)} last_from={last.is_some_and(|t| t.from == Some(p))}
+                taken={last.is_some_and(|t| t.capture == Some(p))} focused={props.focus == p}
+                on_activate={props.on_activate.clone()} />
         }
     });
 
@@ -116,6 +65,84 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
             { for lines }
             { for points }
         </svg>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MorrisPointProps {
+    point: Point,
+    piece: Option<Player>,
+    selected: bool,
+    destination: bool,
+    capturable: bool,
+    /// The last turn ended here.
+    last_to: bool,
+    /// The last turn's piece came from here.
+    last_from: bool,
+    /// The last turn captured here.
+    taken: bool,
+    focused: bool,
+    on_activate: Callback<Point>,
+}
+
+/// One point of the Morris board. A component of its own, so that a move redraws only the points
+/// it changed.
+#[component]
+fn MorrisPoint(props: &MorrisPointProps) -> Html {
+    let p = props.point;
+    let (x, y) = xy(p);
+    let piece = props.piece;
+    let was_taken = piece.is_none() && props.taken;
+    let mut label = format!(
+        "{} : {}",
+        p.name(),
+        piece.map_or("vide".to_string(), piece_label)
+    );
+    for (on, text) in [
+        (props.selected, ", sélectionné"),
+        (props.destination, ", destination possible"),
+        (props.capturable, ", peut être capturé"),
+        (props.last_to, ", dernier coup"),
+        (was_taken, ", pion capturé au dernier coup"),
+    ] {
+        if on {
+            label.push_str(text);
+        }
+    }
+    let onclick = props.on_activate.reform(move |_: MouseEvent| p);
+    let class = classes!(
+        "point",
+        piece.map(|pl| if pl == Player::Blue { "blue" } else { "red" }),
+        props.selected.then_some("selected"),
+        props.destination.then_some("destination"),
+        props.capturable.then_some("capturable"),
+    );
+    let (xs, ys) = (x.to_string(), y.to_string());
+    let is_dest = props.destination;
+    html! {
+        <g {class} data-point={p.index().to_string()}
+            data-piece={piece.map(|pl| pl.index().to_string())}
+            role="button" aria-label={label}
+            tabindex={if props.focused { "0" } else { "-1" }} {onclick}>
+            <circle class="hit" cx={xs.clone()} cy={ys.clone()} r="46" />
+            <circle class="focus-ring" cx={xs.clone()} cy={ys.clone()} r="42" />
+            if is_dest { <circle class="dest-mark" cx={xs.clone()} cy={ys.clone()} r="24" /> }
+            if props.last_from { <circle class="from-mark" cx={xs.clone()} cy={ys.clone()} r="14" /> }
+            if was_taken {
+                <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
+            }
+            if piece.is_some() {
+                <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
+                <circle class="piece-shine" cx={(x - 8).to_string()} cy={(y - 9).to_string()} r="9" />
+            } else if !is_dest {
+                <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
+            }
+            if props.capturable { <circle class="capture-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
+            if props.selected { <circle class="select-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
+            if props.last_to {
+                <rect class="last-frame" x={(x - 40).to_string()} y={(y - 40).to_string()} width="80" height="80" rx="10" />
+            }
+        </g>
     }
 }
 
@@ -151,6 +178,56 @@ fn mark(player: Player, x: i32, y: i32, size: i32, class: &'static str) -> Html 
             <circle class={classes!("mark", "nought", class)} cx={(x + size / 2).to_string()}
                 cy={(y + size / 2).to_string()} r={(size / 2 - pad).to_string()} />
         },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MetaCellProps {
+    cell: Cell,
+    piece: Option<Player>,
+    last: bool,
+    /// The state of the cell's small board.
+    board: SmallBoard,
+    focused: bool,
+    on_activate: Callback<Cell>,
+}
+
+/// One cell of the Ultimate tic-tac-toe board: a component of its own, so that a move redraws
+/// only the cells it changed.
+#[component]
+fn MetaCell(props: &MetaCellProps) -> Html {
+    let c = props.cell;
+    let (x, y) = cell_xy(c);
+    let piece = props.piece;
+    let mut label = format!(
+        "{} (grille {}, {}) : {}",
+        c.name(),
+        text::board_place(c.board()),
+        text::small_board(props.board),
+        match piece {
+            None => "vide",
+            Some(Player::Blue) => "croix bleue",
+            Some(Player::Red) => "rond rouge",
+        }
+    );
+    if props.last {
+        label.push_str(", dernier coup");
+    }
+    let onclick = props.on_activate.reform(move |_: MouseEvent| c);
+    let closed = props.board.is_closed();
+    let dim = if closed { "dim" } else { "" };
+    html! {
+        <g class={classes!("cell", closed.then_some("closed"))}
+            data-cell={c.index().to_string()}
+            data-piece={piece.map(|p| p.index().to_string())}
+            role="button" aria-label={label}
+            tabindex={if props.focused { "0" } else { "-1" }} {onclick}>
+            <rect class="hit" x={(x + 4).to_string()} y={(y + 4).to_string()} width={(CELL - 8).to_string()} height={(CELL - 8).to_string()} rx="10" />
+            if let Some(p) = piece { { mark(p, x, y, CELL, dim) } }
+            if props.last {
+                <rect class="last-frame" x={(x + 6).to_string()} y={(y + 6).to_string()} width={(CELL - 12).to_string()} height={(CELL - 12).to_string()} rx="10" />
+            }
+        </g>
     }
 }
 
@@ -214,38 +291,10 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
         }
     });
     let cells = Cell::all().map(|c| {
-        let (x, y) = cell_xy(c);
-        let piece = g.piece_at(c);
-        let is_last = g.last_move() == Some(c);
-        let board = g.small_board(c.board());
-        let mut label = format!(
-            "{} (grille {}, {}) : {}",
-            c.name(),
-            text::board_place(c.board()),
-            text::small_board(board),
-            match piece {
-                None => "vide",
-                Some(Player::Blue) => "croix bleue",
-                Some(Player::Red) => "rond rouge",
-            }
-        );
-        if is_last {
-            label.push_str(", dernier coup");
-        }
-        let onclick = props.on_activate.reform(move |_: MouseEvent| c);
-        let dim = if board.is_closed() { "dim" } else { "" };
         html! {
-            <g class={classes!("cell", board.is_closed().then_some("closed"))}
-                data-cell={c.index().to_string()}
-                data-piece={piece.map(|p| p.index().to_string())}
-                role="button" aria-label={label}
-                tabindex={if props.focus == c { "0" } else { "-1" }} {onclick}>
-                <rect class="hit" x={(x + 4).to_string()} y={(y + 4).to_string()} width={(CELL - 8).to_string()} height={(CELL - 8).to_string()} rx="10" />
-                if let Some(p) = piece { { mark(p, x, y, CELL, dim) } }
-                if is_last {
-                    <rect class="last-frame" x={(x + 6).to_string()} y={(y + 6).to_string()} width={(CELL - 12).to_string()} height={(CELL - 12).to_string()} rx="10" />
-                }
-            </g>
+            <MetaCell cell={c} piece={g.piece_at(c)} last={g.last_move() == Some(c)}
+                board={g.small_board(c.board())} focused={props.focus == c}
+                on_activate={props.on_activate.clone()} />
         }
     });
 

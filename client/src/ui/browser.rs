@@ -55,19 +55,24 @@ pub fn forget(key: &str) {
     }
 }
 
-/// Sets the tab's title a moment later, once the page has shown what changed: in Chromium a new
-/// title costs milliseconds, which a move must not wait for.
+/// Runs `f` in a task of its own, after the page has shown what the current one changed.
+pub fn soon(f: impl FnOnce() + 'static) {
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+    }
+}
+
+/// Sets the tab's title [`soon`]: in Chromium a new title costs milliseconds, which a move must
+/// not wait for.
 pub fn set_title_soon(title: String) {
-    let set = wasm_bindgen::closure::Closure::once_into_js(move || {
+    soon(move || {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if doc.title() != title {
                 doc.set_title(&title);
             }
         }
     });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(set.unchecked_ref(), 0);
-    }
 }
 
 /// The URL fragment (with its `#`).

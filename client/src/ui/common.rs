@@ -296,6 +296,9 @@ pub struct BoardHandles<M: BoardPage> {
     pub board: NodeRef,
     /// The board's keydown handler.
     pub on_key: Callback<KeyboardEvent>,
+    /// A click on a point or cell; the same callback on every render, so that the board redraws
+    /// only the points or cells that changed.
+    pub on_activate: Callback<M::Focus>,
 }
 
 /// Sets up a board page (see [`BoardHandles`]).
@@ -303,8 +306,15 @@ pub struct BoardHandles<M: BoardPage> {
 pub fn use_board_page<M: BoardPage>() -> BoardHandles<M> {
     let store = use_reducer(Store::<M>::default);
     let dispatch = {
-        let store = store.clone();
-        Callback::from(move |e: M::Event| store.dispatch(e))
+        let dispatcher = store.dispatcher();
+        (*use_memo((), move |_| {
+            Callback::from(move |e: M::Event| dispatcher.dispatch(e))
+        }))
+        .clone()
+    };
+    let on_activate = {
+        let dispatch = dispatch.clone();
+        (*use_memo((), move |_| dispatch.reform(M::activate))).clone()
     };
     let board = use_node_ref();
     let focus = store.0.focus();
@@ -331,5 +341,6 @@ pub fn use_board_page<M: BoardPage>() -> BoardHandles<M> {
         dispatch,
         board,
         on_key,
+        on_activate,
     }
 }

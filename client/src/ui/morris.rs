@@ -35,6 +35,7 @@ pub fn MorrisPage() -> Html {
         dispatch,
         board: board_ref,
         on_key,
+        on_activate,
     } = use_board_page::<Model>();
     let m = &store.0;
     let g = m.game();
@@ -59,7 +60,7 @@ pub fn MorrisPage() -> Html {
                         notice={m.notice.clone().map(AttrValue::from)} />
                     <div class="board-scroll">
                         <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}
-                            on_activate={dispatch.reform(Event::Activate)} on_key={on_key}
+                            {on_activate} on_key={on_key}
                             node={board_ref} />
                     </div>
                     <Actions can_undo={m.can_undo()} on_undo={to_dispatch(Event::Undo)}

@@ -29,6 +29,8 @@ pub enum Event {
     Cell(Cell),
     /// An arrow key on the board.
     Arrow(Direction),
+    /// Enter or Space on the board: the focused point or cell.
+    ActivateFocus,
     /// « Annuler »: clears a selection, else asks to take back the last turn.
     Undo,
     /// « Proposer la nulle ».
@@ -115,6 +117,11 @@ impl Local {
                     None => Outcome::Command(Command::Play(Step::from_cell(c))),
                 }
             }
+            Event::ActivateFocus => match s.game() {
+                Some(AnyGame::Morris(_)) => self.update(s, Event::Point(self.point)),
+                Some(AnyGame::Meta(_)) => self.update(s, Event::Cell(self.cell)),
+                None => Outcome::Done,
+            },
             Event::Arrow(d) => {
                 self.point = self.point.toward(d);
                 self.cell = self.cell.toward(d);

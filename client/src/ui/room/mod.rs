@@ -104,6 +104,7 @@ pub fn RoomPage(props: &RoomProps) -> Html {
                         render: Rc::new(move || update.force_update()),
                         storage_key: storage_key(kind),
                         first_peer: room.first_peer.clone(),
+                        later: Rc::default(),
                     };
                     wasm_bindgen_futures::spawn_local(runner.run());
                 }
@@ -140,36 +141,50 @@ pub fn RoomPage(props: &RoomProps) -> Html {
             browser::set_title_soon(title.map_or(base.to_string(), |t| format!("{t} · {base}")));
         });
     }
-    let act = {
+    // The same callbacks on every render: the parts whose view did not change are not drawn
+    // again (a move must reach the screen in a few milliseconds).
+    let handlers = use_memo((), {
         let inbox = room.inbox.clone();
-        Callback::from(move |e: Event| {
-            let _ = inbox.unbounded_send(Input::Ui(e));
-        })
-    };
-    let on_key = {
-        let act = act.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let event = match board_key(&e) {
-                Some(BoardKey::Arrow(d)) => Event::Arrow(d),
-                Some(BoardKey::Activate) => match kind {
-                    GameKind::Morris => Event::Point(focus.point),
-                    GameKind::Meta => Event::Cell(focus.cell),
-                },
-                None => return,
-            };
-            e.prevent_default();
-            act.emit(event);
-        })
-    };
-    room_view(view, act, on_key, board, room.first_peer.get(), &props.go)
+        move |_| Handlers::new(inbox)
+    });
+    room_view(view, &handlers, board, room.first_peer.get(), &props.go)
 }
 
-fn board_html(
-    v: &View,
-    act: &Callback<Event>,
-    on_key: Callback<KeyboardEvent>,
-    node: NodeRef,
-) -> Html {
+/// The room's callbacks, made once.
+struct Handlers {
+    act: Callback<Event>,
+    point: Callback<engine::morris::Point>,
+    cell: Callback<engine::meta::Cell>,
+    key: Callback<KeyboardEvent>,
+}
+
+impl Handlers {
+    fn new(inbox: UnboundedSender<Input<PeerId>>) -> Handlers {
+        let act = Callback::from(move |e: Event| {
+            let _ = inbox.unbounded_send(Input::Ui(e));
+        });
+        let key = {
+            let act = act.clone();
+            Callback::from(move |e: KeyboardEvent| {
+                let event = match board_key(&e) {
+                    Some(BoardKey::Arrow(d)) => Event::Arrow(d),
+                    Some(BoardKey::Activate) => Event::ActivateFocus,
+                    None => return,
+                };
+                e.prevent_default();
+                act.emit(event);
+            })
+        };
+        Handlers {
+            point: act.reform(Event::Point),
+            cell: act.reform(Event::Cell),
+            key,
+            act,
+        }
+    }
+}
+
+fn board_html(v: &View, h: &Handlers, node: NodeRef) -> Html {
     match &v.board {
         BoardView::Morris {
             game,
@@ -178,7 +193,7 @@ fn board_html(
             frozen,
         } => html! {
             <MorrisBoard game={game.clone()} selected={*selected} focus={*focus} frozen={*frozen}
-                on_activate={act.reform(Event::Point)} {on_key} {node} />
+                on_activate={h.point.clone()} on_key={h.key.clone()} {node} />
         },
         BoardView::Meta {
             game,
@@ -186,7 +201,7 @@ fn board_html(
             frozen,
         } => html! {
             <MetaBoard game={*game} focus={*focus} frozen={*frozen}
-                on_activate={act.reform(Event::Cell)} {on_key} {node} />
+                on_activate={h.cell.clone()} on_key={h.key.clone()} {node} />
         },
         BoardView::Placeholder(text) => html! { <div class="board-placeholder">{ *text }</div> },
     }
@@ -247,12 +262,12 @@ fn rules_panel(v: &View, act: &Callback<Event>) -> Html {
 
 fn room_view(
     v: View,
-    act: Callback<Event>,
-    on_key: Callback<KeyboardEvent>,
+    h: &Handlers,
     board: NodeRef,
     first_peer: Option<u64>,
     go: &Callback<Route>,
 ) -> Html {
+    let act = &h.act;
     let kind_class = if v.kind == GameKind::Morris {
         "morris"
     } else {
@@ -284,13 +299,13 @@ fn room_view(
                     if let Some(text) = v.my_proposal.clone() {
                         <ProposalBanner {text} act={act.clone()} />
                     }
-                    <div class="board-scroll">{ board_html(&v, &act, on_key, board) }</div>
-                    { game_buttons(&v, &act) }
+                    <div class="board-scroll">{ board_html(&v, h, board) }</div>
+                    { game_buttons(&v, act) }
                     if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
                 </section>
                 <aside class="side">
                     <RoomPanel view={v.clone()} act={act.clone()} go={go.clone()} />
-                    { rules_panel(&v, &act) }
+                    { rules_panel(&v, act) }
                 </aside>
             </div>
             if let Some(dialog) = v.dialog.clone() {

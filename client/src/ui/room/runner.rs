@@ -29,6 +29,8 @@ pub struct Runner {
     pub storage_key: &'static str,
     /// When the page first had its peer (`performance.now()`), for the test suite's figures.
     pub first_peer: Rc<Cell<Option<u64>>>,
+    /// A save put off until the page has shown what arrived (see [`Runner::save`]).
+    pub later: Rc<RefCell<Option<String>>>,
 }
 
 /// What woke the loop.
@@ -84,12 +86,13 @@ impl Runner {
                 Woken::Inbox(None) => return,
                 Woken::Timer => Input::Net(Net::Wake),
             };
+            let from_peer = matches!(input, Input::Net(Net::Packet(..)));
             let now = browser::now_ms();
             let mut effects = self.model.borrow_mut().update(input, now);
             if link.as_mut().is_some_and(Link::newly_joined) {
                 effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
             }
-            self.carry(effects, &mut link, &room, &ice);
+            self.carry(effects, from_peer, &mut link, &room, &ice);
             if self.first_peer.get().is_none() && self.model.borrow().has_peer() {
                 self.first_peer.set(Some(browser::performance_now() as u64));
             }
@@ -97,9 +100,32 @@ impl Runner {
         }
     }
 
+    /// Keeps the saved seat. What the peer sent can wait until the page has shown it (writing
+    /// the storage costs a fraction of a millisecond per move, and a tab that closes meanwhile
+    /// gets those entries again from the peer); anything this tab wrote is kept at once, before
+    /// it is sent. A save put off is always the newest, and one kept at once replaces it.
+    fn save(&self, text: String, from_peer: bool) {
+        let key = self.storage_key;
+        if !from_peer {
+            self.later.borrow_mut().take();
+            browser::store(key, &text);
+            return;
+        }
+        let first = self.later.borrow_mut().replace(text).is_none();
+        if first {
+            let later = self.later.clone();
+            browser::soon(move || {
+                if let Some(text) = later.borrow_mut().take() {
+                    browser::store(key, &text);
+                }
+            });
+        }
+    }
+
     fn carry(
         &self,
         effects: Vec<Effect<PeerId>>,
+        from_peer: bool,
         link: &mut Option<Link>,
         room: &str,
         ice: &[client_net::IceServer],
@@ -111,8 +137,11 @@ impl Runner {
                         l.send(peer, bytes);
                     }
                 }
-                Effect::Save(text) => browser::store(self.storage_key, &text),
-                Effect::Forget => browser::forget(self.storage_key),
+                Effect::Save(text) => self.save(text, from_peer),
+                Effect::Forget => {
+                    self.later.borrow_mut().take();
+                    browser::forget(self.storage_key);
+                }
                 Effect::Connect => {
                     let (l, message_loop) = Link::connect(&browser::ws_url(room), ice);
                     spawn_local(async move {
