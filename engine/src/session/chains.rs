@@ -170,25 +170,7 @@ impl Chains {
         let s = h.seat.index();
         let next = self.held[s].len() as u32;
         if h.seq < next {
-            let held = &self.held[s][h.seq as usize];
-            if held.entry == e {
-                return Ok(Added::Duplicate);
-            }
-            // Only a correctly signed conflicting entry proves a fork.
-            let key = self.keys[s].ok_or(Refusal::UnknownGuest)?;
-            if let Body::Hello { key: other, .. } = &e.body {
-                if *other != key.to_bytes() {
-                    return Err(Refusal::Intruder);
-                }
-            }
-            if !e.verify(&key) {
-                return Err(Refusal::BadSignature);
-            }
-            // One proof per seat is enough; more would only grow memory.
-            if !self.forks.iter().any(|(a, _)| a.seat() == h.seat) {
-                self.forks.push((held.entry.clone(), e));
-            }
-            return Err(Refusal::Fork);
+            return self.conflict(e);
         }
         if h.seq >= MAX_ENTRIES {
             return Err(Refusal::TooLong);
@@ -200,37 +182,7 @@ impl Chains {
         if is_hello != (h.seq == 0) {
             return Err(Refusal::NotHello);
         }
-        let key = match (&e.body, h.seat, self.keys[s]) {
-            (Body::Hello { key, .. }, Seat::Host, Some(host)) => {
-                if *key != host.to_bytes() {
-                    return Err(Refusal::WrongHostKey);
-                }
-                host
-            }
-            (Body::Hello { key, proof, .. }, Seat::Host, None) => {
-                // Joined by code: trust on first use, for a host that knows the secret.
-                let secret = self.secret.as_ref().ok_or(Refusal::WrongHostKey)?;
-                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
-                if join_proof(self.room, secret, key) != *proof {
-                    return Err(Refusal::BadProof);
-                }
-                claimed
-            }
-            (Body::Hello { key, proof, .. }, Seat::Guest, bound) => {
-                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
-                if bound.is_some_and(|b| b != claimed) {
-                    return Err(Refusal::Intruder);
-                }
-                if let Some(secret) = &self.secret {
-                    if join_proof(self.room, secret, key) != *proof {
-                        return Err(Refusal::BadProof);
-                    }
-                }
-                claimed
-            }
-            (_, _, Some(key)) => key,
-            (_, _, None) => return Err(Refusal::UnknownGuest),
-        };
+        let key = self.signing_key(&e)?;
         if !e.verify(&key) {
             return Err(Refusal::BadSignature);
         }
@@ -241,15 +193,7 @@ impl Chains {
         if prev.is_some_and(|p| h.time < p.entry.header.time) {
             return Err(Refusal::TimeWentBack);
         }
-        let other = &self.held[1 - s];
-        let seen = if h.seen == Digest32::ZERO {
-            0
-        } else {
-            match other.iter().rposition(|o| o.hash == h.seen) {
-                Some(i) => i as u32 + 1,
-                None => return Err(Refusal::UnknownSeen),
-            }
-        };
+        let seen = self.seen_count(h.seat, h.seen)?;
         // The seen counts of a chain never go down.
         if prev.is_some_and(|p| seen < p.seen) {
             return Err(Refusal::BrokenChain);
@@ -257,6 +201,76 @@ impl Chains {
         self.keys[s] = Some(key);
         self.held[s].push(Held::new(e, seen));
         Ok(Added::New)
+    }
+
+    /// An entry with a number already held: a harmless duplicate, or — correctly signed and
+    /// different — the signed proof of a fork.
+    fn conflict(&mut self, e: Entry) -> Result<Added, Refusal> {
+        let s = e.seat().index();
+        let held = &self.held[s][e.seq() as usize];
+        if held.entry == e {
+            return Ok(Added::Duplicate);
+        }
+        // Only a correctly signed conflicting entry proves a fork.
+        let key = self.keys[s].ok_or(Refusal::UnknownGuest)?;
+        if let Body::Hello { key: other, .. } = &e.body {
+            if *other != key.to_bytes() {
+                return Err(Refusal::Intruder);
+            }
+        }
+        if !e.verify(&key) {
+            return Err(Refusal::BadSignature);
+        }
+        // One proof per seat is enough; more would only grow memory.
+        if !self.forks.iter().any(|(a, _)| a.seat() == e.seat()) {
+            self.forks.push((held.entry.clone(), e));
+        }
+        Err(Refusal::Fork)
+    }
+
+    /// The key a new entry must be signed with: the seat's bound key, or, for a `Hello`, the
+    /// key it binds (checked against the invitation's host key or the proof of the secret).
+    fn signing_key(&self, e: &Entry) -> Result<VerifyingKey, Refusal> {
+        let bound = self.keys[e.seat().index()];
+        let Body::Hello { key, proof, .. } = &e.body else {
+            return bound.ok_or(Refusal::UnknownGuest);
+        };
+        let proves = |secret: &[u8; 16]| join_proof(self.room, secret, key) == *proof;
+        match (e.seat(), bound) {
+            (Seat::Host, Some(host)) if *key != host.to_bytes() => Err(Refusal::WrongHostKey),
+            (Seat::Host, Some(host)) => Ok(host),
+            (Seat::Host, None) => {
+                // Joined by code: trust on first use, for a host that knows the secret.
+                let secret = self.secret.as_ref().ok_or(Refusal::WrongHostKey)?;
+                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
+                if !proves(secret) {
+                    return Err(Refusal::BadProof);
+                }
+                Ok(claimed)
+            }
+            (Seat::Guest, bound) => {
+                let claimed = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadSignature)?;
+                if bound.is_some_and(|b| b != claimed) {
+                    return Err(Refusal::Intruder);
+                }
+                if self.secret.as_ref().is_some_and(|secret| !proves(secret)) {
+                    return Err(Refusal::BadProof);
+                }
+                Ok(claimed)
+            }
+        }
+    }
+
+    /// How many entries of the other seat an entry of `seat` had seen, from the hash it names.
+    fn seen_count(&self, seat: Seat, seen: Digest32) -> Result<u32, Refusal> {
+        if seen == Digest32::ZERO {
+            return Ok(0);
+        }
+        self.held[seat.other().index()]
+            .iter()
+            .rposition(|o| o.hash == seen)
+            .map(|i| i as u32 + 1)
+            .ok_or(Refusal::UnknownSeen)
     }
 
     /// Adds an entry this side has just signed after its `Hello`: its number, links and

@@ -228,14 +228,8 @@ impl<P: Copy + Eq> RoomModel<P> {
                 )
             }),
             board: self.board(),
-            buttons: (s.game().is_some() && met && !left && !s.suspended()).then(|| Buttons {
-                undo: room.can_undo() || self.local.selected.is_some(),
-                colour: s.player(),
-                in_progress,
-                claim: in_progress
-                    && matches!(s.presence(), Presence::Away { .. })
-                    && s.reserved_until().is_some_and(|t| now >= t),
-            }),
+            buttons: (s.game().is_some() && met && !left && !s.suspended())
+                .then(|| self.buttons(now)),
             progress: s.game().map(|g| match g {
                 AnyGame::Morris(m) => format!("Tour {} sur {}", m.turns(), m.max_turns()),
                 AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
@@ -248,19 +242,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             relay: text::relay(self.driver.relay(), self.driver.has_peer(), now),
             expired: self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some(),
-            export: self.export.as_ref().map(|e| {
-                let short = &s.invite().room_name()[..8];
-                let prefix = match kind {
-                    GameKind::Morris => "moulin",
-                    GameKind::Meta => "meta-morpion",
-                };
-                ExportView {
-                    transcript: e.transcript.clone(),
-                    transcript_name: format!("{prefix}-{short}.transcript"),
-                    record: e.record.clone(),
-                    record_name: format!("{prefix}-{short}-partie-{}.txt", room.game_number + 1),
-                }
-            }),
+            export: self.export_view(),
             limit: self.limit(),
             dialog: self.dialog(in_progress),
             their_proposal: theirs
@@ -285,6 +267,35 @@ impl<P: Copy + Eq> RoomModel<P> {
                 None
             },
         }
+    }
+
+    fn buttons(&self, now: u64) -> Buttons {
+        let s = self.session();
+        let in_progress = s.room().in_progress();
+        Buttons {
+            undo: s.room().can_undo() || self.local.selected.is_some(),
+            colour: s.player(),
+            in_progress,
+            claim: in_progress
+                && matches!(s.presence(), Presence::Away { .. })
+                && s.reserved_until().is_some_and(|t| now >= t),
+        }
+    }
+
+    fn export_view(&self) -> Option<ExportView> {
+        let e = self.export.as_ref()?;
+        let s = self.session();
+        let short = &s.invite().room_name()[..8];
+        let prefix = match s.invite().rules.kind() {
+            GameKind::Morris => "moulin",
+            GameKind::Meta => "meta-morpion",
+        };
+        Some(ExportView {
+            transcript: e.transcript.clone(),
+            transcript_name: format!("{prefix}-{short}.transcript"),
+            record: e.record.clone(),
+            record_name: format!("{prefix}-{short}-partie-{}.txt", s.room().game_number + 1),
+        })
     }
 
     fn players(&self, g: &AnyGame) -> [PlayerView; 2] {

@@ -2,20 +2,22 @@
 //! this tab's saved seat, builds the [`RoomModel`], starts its event loop ([`runner`]) and renders
 //! the model's [`View`]; every click goes to the loop as an event.
 
+mod errors;
 mod parts;
 mod runner;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
 use super::lobby::game_name;
-use super::{browser, navigate_with_fragment, Route};
+use super::{browser, Route};
 use crate::model::room::view::BoardView;
 use crate::model::room::{Event, Input, RoomModel, View};
 use client_net::PeerId;
 use engine::session::{Config, Invite, Saved, Session};
 use engine::{GameKind, Player};
+use errors::{room_error, RoomError};
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
-use parts::{lobby_link, InvitePanel, LocalDialog, ProposalBanner, ProposalDialog, RoomPanel};
+use parts::{InvitePanel, LocalDialog, ProposalBanner, ProposalDialog, RoomPanel};
 use runner::Runner;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -27,15 +29,6 @@ pub fn storage_key(kind: GameKind) -> &'static str {
         GameKind::Morris => "moulin-online-seat-v1",
         GameKind::Meta => "meta-morpion-online-seat-v1",
     }
-}
-
-/// Why a room page cannot open.
-#[derive(Clone, Debug, PartialEq)]
-enum RoomError {
-    Malformed,
-    OtherGame(GameKind, String),
-    BadSave,
-    NoRandom,
 }
 
 /// A room ready to run: the model, the way in for events, and the figure of the first meeting.
@@ -314,55 +307,6 @@ fn room_view(
             if let Some(proposal) = v.their_proposal.clone() {
                 <ProposalDialog {proposal} act={act.clone()} />
             }
-        </main>
-    }
-}
-
-fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
-    let (title, body, fix) = match e {
-        RoomError::Malformed => (
-            "Lien d'invitation non valable",
-            "Ce lien est incomplet ou abîmé. Demandez à votre ami de vous le renvoyer, ou tapez le code du salon.".to_string(),
-            html! {},
-        ),
-        RoomError::OtherGame(other, fragment) => (
-            "Ce lien est pour l'autre jeu",
-            format!("Cette invitation est pour une partie de {}.", game_name(*other)),
-            {
-                let (go, other, fragment) = (go.clone(), *other, fragment.clone());
-                let href = format!("{}#{fragment}", Route::Room(other).path());
-                let onclick = Callback::from(move |e: MouseEvent| {
-                    e.prevent_default();
-                    navigate_with_fragment(Route::Room(other), &fragment, &go);
-                });
-                html! { <p><a class="button" {href} {onclick}>{ format!("Rejoindre la partie de {}", game_name(other)) }</a></p> }
-            },
-        ),
-        RoomError::NoRandom => (
-            "Navigateur non pris en charge",
-            "Ce navigateur ne fournit pas de nombres aléatoires sûrs : impossible de créer vos clés de joueur.".to_string(),
-            html! {},
-        ),
-        RoomError::BadSave => (
-            "Sauvegarde illisible",
-            "La place enregistrée dans cet onglet est abîmée : elle ne peut pas être reprise.".to_string(),
-            {
-                let onclick = Callback::from(move |_: MouseEvent| {
-                    browser::forget(storage_key(kind));
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.location().reload();
-                    }
-                });
-                html! { <p><button type="button" class="button" {onclick}>{ "Rejoindre ce salon comme nouvel invité" }</button></p> }
-            },
-        ),
-    };
-    html! {
-        <main class="page narrow room-error" data-room-error={format!("{e:?}")}>
-            <h1>{ title }</h1>
-            <p role="alert">{ body }</p>
-            { fix }
-            { lobby_link(kind, go) }
         </main>
     }
 }
