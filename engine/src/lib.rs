@@ -259,8 +259,6 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + Sized {
     fn play_turn(&self, turn: Self::Turn) -> Result<Self, Illegal>;
     /// Reads a turn in algebraic notation (syntax only; legality is checked by `play_turn`).
     fn parse_turn(token: &str) -> Result<Self::Turn, ParseError>;
-    /// The state as the one-line JSON of the command line's `replay` (SPEC §4).
-    fn to_json(&self) -> String;
 }
 
 /// Either game, forwarding every call: lets code hold "the game in this room" without generics.
@@ -313,14 +311,6 @@ impl AnyGame {
         }
     }
 
-    /// See [`Game::to_json`].
-    pub fn to_json(&self) -> String {
-        match self {
-            AnyGame::Morris(g) => g.to_json(),
-            AnyGame::Meta(g) => g.to_json(),
-        }
-    }
-
     /// Plays one whole turn given in notation, as a record token.
     pub fn play_token(&self, token: &str) -> Result<AnyGame, record::TokenError> {
         Ok(match self {
@@ -330,36 +320,9 @@ impl AnyGame {
     }
 }
 
-/// Writes `s` as a JSON string literal (with quotes) into `out`.
-pub(crate) fn push_json_string(out: &mut String, s: &str) {
-    use fmt::Write;
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        let mut s = String::new();
-        push_json_string(&mut s, "a\"b\\c\nd\u{1}é");
-        assert_eq!(s, r#""a\"b\\c\nd\u0001é""#);
-    }
 
     #[test]
     fn players_alternate() {

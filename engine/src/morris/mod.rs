@@ -31,7 +31,7 @@ pub use geometry::{links, mills, Point, Points};
 pub(crate) use geometry::{ADJACENT, ALL, MILLS, MILLS_THROUGH};
 
 use crate::nav::Bits;
-use crate::{push_json_string, Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
+use crate::{Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
 use std::fmt;
 
 /// Pieces each player starts with in reserve.
@@ -721,26 +721,6 @@ impl Game for Morris {
 
     fn parse_turn(token: &str) -> Result<Turn, ParseError> {
         token.parse()
-    }
-
-    fn to_json(&self) -> String {
-        let mut s = String::with_capacity(160);
-        s.push_str("{\"game\":\"morris\",\"board\":");
-        push_json_string(&mut s, &self.board_string());
-        s.push_str(&format!(
-            ",\"reserves\":[{},{}],\"to_move\":{},\"turns\":{},\"phase\":\"{}\",\"winner\":{},\"reason\":{}}}",
-            self.pos.reserves[0],
-            self.pos.reserves[1],
-            self.pos.to_move.index(),
-            self.turns,
-            self.phase.as_str(),
-            self.outcome
-                .and_then(|o| o.winner)
-                .map_or("null".to_string(), |w| w.index().to_string()),
-            self.outcome
-                .map_or("null".to_string(), |o| format!("\"{}\"", o.reason.as_str())),
-        ));
-        s
     }
 }
 

@@ -1,15 +1,20 @@
-//! The engine's command line (SPEC §4): perft counts and record replay.
+//! The engine's command line: perft counts, record replay and transcript verification. The
+//! contract (arguments, output lines, JSON shapes, exit codes) is docs/cli.md.
 //!
 //! ```text
 //! engine perft morris <depth> [--max-turns N]
 //! engine perft meta <depth>
 //! engine replay morris [--max-turns N] < record
 //! engine replay meta < record
+//! engine verify < transcript
 //! ```
+
+mod json;
 
 use engine::meta::Meta;
 use engine::morris::Morris;
-use engine::{record, AnyGame, Game, GameKind};
+use engine::{record, AnyGame, GameKind};
+use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,7 +29,8 @@ usage:
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
 meta: e5); lines starting with '[' are headers. --max-turns is 1-500 (default 100).
-Exit status: 0 success, 1 illegal record or transcript, 2 usage error.";
+Exit status: 0 success, 1 illegal record or transcript, 2 usage error.
+The full contract: docs/cli.md.";
 
 enum Command {
     Perft { kind: GameKind, depth: u32 },
@@ -37,36 +43,39 @@ struct Args {
     max_turns: Option<u32>,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut positional = Vec::new();
+/// What the arguments ask for: the usage text, or a command.
+enum Parsed {
+    Help,
+    Run(Args),
+}
+
+fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(argv);
+    let mut positional: Vec<String> = Vec::new();
     let mut max_turns = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let value = if arg == "--max-turns" {
-            Some(it.next().ok_or("--max-turns needs a value")?.as_str())
-        } else {
-            arg.strip_prefix("--max-turns=")
-        };
-        if let Some(v) = value {
-            let n: u32 = v
-                .parse()
-                .map_err(|_| format!("--max-turns: not a number: {v:?}"))?;
-            engine::morris::check_max_turns(n).map_err(|e| e.to_string())?;
-            max_turns = Some(n);
-        } else if arg == "-h" || arg == "--help" {
-            return Err(String::new());
-        } else if arg.starts_with("--") {
-            return Err(format!("unknown option {arg}"));
-        } else {
-            positional.push(arg.as_str());
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Parsed::Help),
+            Long("max-turns") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                let v = v.to_string_lossy();
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| format!("--max-turns: not a number: {v:?}"))?;
+                engine::morris::check_max_turns(n).map_err(|e| e.to_string())?;
+                max_turns = Some(n);
+            }
+            Value(v) => positional.push(v.into_string().map_err(|v| format!("not UTF-8: {v:?}"))?),
+            _ => return Err(arg.unexpected().to_string()),
         }
     }
-    let kind = |name: Option<&&str>| {
+    let kind = |name: Option<&String>| {
         name.and_then(|n| GameKind::from_name(n))
             .ok_or_else(|| "name the game: morris or meta".to_string())
     };
-    let command = match positional.first() {
-        Some(&"perft") => {
+    let command = match positional.first().map(String::as_str) {
+        Some("perft") => {
             let kind = kind(positional.get(1))?;
             let depth = positional
                 .get(2)
@@ -78,47 +87,40 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             Command::Perft { kind, depth }
         }
-        Some(&"replay") => {
+        Some("replay") => {
             let kind = kind(positional.get(1))?;
             if positional.len() > 2 {
                 return Err("too many arguments (the record is read from standard input)".into());
             }
             Command::Replay { kind }
         }
-        Some(&"verify") => {
+        Some("verify") => {
             if positional.len() > 1 || max_turns.is_some() {
                 return Err(
                     "verify takes no argument (the transcript is read from standard input)".into(),
                 );
             }
-            return Ok(Args {
-                command: Command::Verify,
-                max_turns,
-            });
+            Command::Verify
         }
         Some(other) => return Err(format!("unknown command {other:?}")),
         None => return Err(String::new()),
     };
-    let kind = match command {
-        Command::Perft { kind, .. } | Command::Replay { kind } => kind,
-        Command::Verify => unreachable!("returned above"),
-    };
-    if kind == GameKind::Meta && max_turns.is_some() {
-        return Err("--max-turns applies to morris only".into());
+    if let Command::Perft { kind, .. } | Command::Replay { kind } = command {
+        if kind == GameKind::Meta && max_turns.is_some() {
+            return Err("--max-turns applies to morris only".into());
+        }
     }
-    Ok(Args { command, max_turns })
+    Ok(Parsed::Run(Args { command, max_turns }))
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
+    let args = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Parsed::Run(a)) => a,
+        Ok(Parsed::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(msg) => {
-            let help = msg.is_empty() && argv.iter().any(|a| a == "-h" || a == "--help");
-            if help {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
             if !msg.is_empty() {
                 eprintln!("engine: {msg}");
             }
@@ -126,27 +128,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Command::Verify = args.command {
-        return verify();
-    }
     let max_turns = args
         .max_turns
         .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32);
-    let start = match AnyGame::new(
-        match args.command {
-            Command::Perft { kind, .. } | Command::Replay { kind } => kind,
-            Command::Verify => unreachable!("handled above"),
-        },
-        max_turns,
-    ) {
-        Ok(g) => g,
+    let new_game = |kind| match AnyGame::new(kind, max_turns) {
+        Ok(g) => Ok(g),
         Err(e) => {
             eprintln!("engine: {e}");
-            return ExitCode::from(2);
+            Err(ExitCode::from(2))
         }
     };
     match args.command {
-        Command::Perft { depth, .. } => {
+        Command::Verify => verify(),
+        Command::Perft { kind, depth } => {
+            let start = match new_game(kind) {
+                Ok(g) => g,
+                Err(code) => return code,
+            };
             let t = Instant::now();
             let count = match &start {
                 AnyGame::Morris(g) => engine::morris::perft::perft(g, depth),
@@ -155,27 +153,28 @@ fn main() -> ExitCode {
             let secs = t.elapsed().as_secs_f64();
             eprintln!(
                 "perft {} {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)",
-                start.kind().as_str(),
+                kind.as_str(),
                 count as f64 / secs.max(1e-9) / 1e6
             );
-            println!("{count}");
-            ExitCode::SUCCESS
+            print_line(&count.to_string(), ExitCode::SUCCESS)
         }
-        Command::Verify => unreachable!("handled above"),
-        Command::Replay { .. } => {
+        Command::Replay { kind } => {
+            let start = match new_game(kind) {
+                Ok(g) => g,
+                Err(code) => return code,
+            };
             let Some(bytes) = read_stdin() else {
                 return ExitCode::from(2);
             };
             let text = String::from_utf8_lossy(&bytes);
             let result = match start {
-                AnyGame::Morris(g) => record::replay::<Morris>(g, &text).map(|g| g.to_json()),
-                AnyGame::Meta(g) => record::replay::<Meta>(g, &text).map(|g| g.to_json()),
+                AnyGame::Morris(g) => record::replay::<Morris>(g, &text).map(|g| json::morris(&g)),
+                AnyGame::Meta(g) => record::replay::<Meta>(g, &text).map(|g| json::meta(&g)),
             };
-            let (line, code) = match result {
-                Ok(json) => (json, ExitCode::SUCCESS),
-                Err(e) => (e.to_json(), ExitCode::from(1)),
-            };
-            print_line(&line, code)
+            match result {
+                Ok(line) => print_line(&line, ExitCode::SUCCESS),
+                Err(e) => print_line(&json::illegal(&e), ExitCode::from(1)),
+            }
         }
     }
 }
@@ -203,28 +202,26 @@ fn print_line(line: &str, code: ExitCode) -> ExitCode {
 /// `engine verify`: the final-state JSON of the transcript's current game, or its first bad
 /// entry.
 fn verify() -> ExitCode {
+    use engine::session::transcript::{self, VerifyError};
     let Some(bytes) = read_stdin() else {
         return ExitCode::from(2);
     };
     let result = match std::str::from_utf8(&bytes) {
-        Ok(text) => engine::session::transcript::verify(text),
-        Err(_) => Err(engine::session::transcript::VerifyError {
+        Ok(text) => transcript::verify(text),
+        Err(_) => Err(VerifyError {
             entry: 0,
             message: "not UTF-8 text".into(),
         }),
     };
+    let bad = |e: &VerifyError| print_line(&json::invalid(e), ExitCode::from(1));
     match result {
         Ok(v) => match v.game() {
-            Some(g) => print_line(&g.to_json(), ExitCode::SUCCESS),
-            None => print_line(
-                &engine::session::transcript::VerifyError {
-                    entry: 0,
-                    message: "no game in the transcript".into(),
-                }
-                .to_json(),
-                ExitCode::from(1),
-            ),
+            Some(g) => print_line(&json::state(g), ExitCode::SUCCESS),
+            None => bad(&VerifyError {
+                entry: 0,
+                message: "no game in the transcript".into(),
+            }),
         },
-        Err(e) => print_line(&e.to_json(), ExitCode::from(1)),
+        Err(e) => bad(&e),
     }
 }
