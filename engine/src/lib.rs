@@ -30,6 +30,7 @@
 
 use std::fmt;
 
+pub mod ai;
 pub mod meta;
 pub mod morris;
 pub mod nav;
@@ -301,6 +302,11 @@ impl AnyGame {
             AnyGame::Morris(g) => g.outcome(),
             AnyGame::Meta(g) => g.outcome(),
         }
+    }
+
+    /// See [`Game::is_over`].
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
     }
 
     /// See [`Game::turns`].

@@ -34,7 +34,7 @@ pub const LINES: [[u8; 3]; 8] = [
     [2, 4, 6],
 ];
 
-const FULL: u16 = 0x1ff;
+pub(crate) const FULL: u16 = 0x1ff;
 
 /// `WINS[mask]`: the first line of [`LINES`] fully inside the 9-bit mask, plus one (0: none).
 const WINS: [u8; 512] = {
@@ -391,6 +391,12 @@ impl Meta {
     #[inline]
     pub(crate) fn closed_mask(&self) -> u16 {
         self.closed
+    }
+
+    /// Boards won by each player, as 9-bit masks.
+    #[inline]
+    pub(crate) fn won_masks(&self) -> [u16; 2] {
+        self.won
     }
 }
 

@@ -58,6 +58,16 @@ struct InvalidEntry<'a> {
     message: &'a str,
 }
 
+/// `engine ai` on a finished game.
+#[derive(Serialize)]
+struct GameOver {
+    error: &'static str,
+    turns: u32,
+    winner: Option<usize>,
+    reason: &'static str,
+    message: &'static str,
+}
+
 /// Compact JSON with `\u00XX` for every control character but `\n`, `\r` and `\t`.
 struct Compact;
 
@@ -143,6 +153,19 @@ pub fn invalid(e: &VerifyError) -> String {
         entry: e.entry,
         message: &e.message,
     })
+}
+
+/// `{"error":"over","turns":n,"winner":null|0|1,"reason":"…","message":"the game is over"}`,
+/// or `None` while the game goes on.
+pub fn over(g: &AnyGame) -> Option<String> {
+    let o = g.outcome()?;
+    Some(to_line(&GameOver {
+        error: "over",
+        turns: g.turns(),
+        winner: o.winner.map(|w| w.index()),
+        reason: o.reason.as_str(),
+        message: "the game is over",
+    }))
 }
 
 #[cfg(test)]
