@@ -603,10 +603,17 @@ fn run(
     let max_depth = limits.depth.clamp(1, 64);
     let first_depth = if style.enhanced { 1 } else { max_depth };
     if root.len() == 1 {
+        // Nothing to choose: the score is the turn's result, or the evaluation after it.
         let mv = root[0];
+        let after = game.play_turn(to_turn(game, mv))?;
+        let score = match after.outcome() {
+            Some(o) if o.winner.is_some() => WIN - 1,
+            Some(_) => 0,
+            None => -evaluate(&after.position(), style.full_eval),
+        };
         return Ok(SearchResult {
             turn: to_turn(game, mv),
-            score: evaluate(&apply(&pos, mv).0, style.full_eval).saturating_neg(),
+            score,
             depth: 0,
             nodes: 0,
             pv: vec![to_turn(game, mv)],

@@ -570,6 +570,30 @@ impl Morris {
     pub(crate) fn seen(&self) -> &[u64] {
         &self.seen
     }
+
+    /// A position set up directly (tests elsewhere in the crate): pieces as masks, no history.
+    #[cfg(test)]
+    pub(crate) fn from_parts(
+        pieces: [u32; 2],
+        reserves: [u8; 2],
+        to_move: Player,
+        turns: u16,
+        max_turns: u16,
+    ) -> Morris {
+        assert_eq!(pieces[0] & pieces[1], 0, "overlapping setup");
+        let pos = Position {
+            pieces,
+            reserves,
+            to_move,
+        };
+        Morris {
+            pos,
+            turns,
+            max_turns,
+            seen: vec![pos.key()],
+            ..Morris::new()
+        }
+    }
 }
 
 impl fmt::Debug for Morris {
