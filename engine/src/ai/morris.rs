@@ -466,6 +466,9 @@ impl<'a> Searcher<'a> {
         ply: usize,
         left: u32,
     ) -> i32 {
+        if self.budget.stopped {
+            return 0;
+        }
         let stand = evaluate(pos, self.style.full_eval);
         if left == 0 || stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
