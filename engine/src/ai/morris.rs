@@ -168,15 +168,21 @@ fn evaluate(pos: &Position, full: bool) -> i32 {
     let material = |p: usize| (pos.pieces[p].count_ones() + pos.reserves[p] as u32) as i32;
     let mut score = (material(me) - material(1 - me)) * PIECE;
     if full {
-        score += side_terms(pos, me) - side_terms(pos, 1 - me);
-        // The side to move can close a mill it has ready before the opponent blocks it.
-        score += 10;
+        let (mine, _) = side_terms(pos, me);
+        let (theirs, their_holes) = side_terms(pos, 1 - me);
+        score += mine - theirs + 10;
+        // Two points where the opponent closes a mill: only one can be blocked this turn (the
+        // side to move's own mills are searched by the quiescence).
+        if their_holes >= 2 {
+            score -= 60;
+        }
     }
     score
 }
 
-/// Positional terms of one side: potential and complete mills, mobility, blocked pieces.
-fn side_terms(pos: &Position, p: usize) -> i32 {
+/// Positional terms of one side (potential and complete mills, mobility, blocked pieces), and
+/// the number of points where it could close a mill on its next turn.
+fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
     let mine = pos.pieces[p];
     let theirs = pos.pieces[1 - p];
     let empty = pos.empty();
@@ -197,10 +203,6 @@ fn side_terms(pos: &Position, p: usize) -> i32 {
             let closable = placing || flying || ADJACENT[h] & mine & !m != 0;
             if closable {
                 threats += 1;
-                if holes & hole != 0 {
-                    // One point closing two mills: hard to stop.
-                    score += 40;
-                }
                 holes |= hole;
             } else {
                 score += 6;
@@ -232,7 +234,7 @@ fn side_terms(pos: &Position, p: usize) -> i32 {
         }
         score -= blocked * 6;
     }
-    score
+    (score, holes.count_ones())
 }
 
 impl<'a> Searcher<'a> {
@@ -397,6 +399,7 @@ impl<'a> Searcher<'a> {
             // Unreachable: a side without a turn has lost before its node is searched.
             return evaluate(pos, self.style.full_eval);
         }
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
         let mut best = -INF;
         let mut best_mv = Mv::NULL;
         for i in 0..n {
@@ -404,7 +407,21 @@ impl<'a> Searcher<'a> {
             let score = if i == 0 || !self.style.enhanced {
                 self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
             } else {
-                let s = self.child_score(pos, turns, mv, depth, (alpha, alpha + 1), ply);
+                // Late quiet turns are searched shallower first, and again in full only if they
+                // turn out better than the best so far.
+                let late = depth >= 3 && i >= 3 && !mv.is_capture() && !killers.contains(&mv);
+                let reduction = if !late {
+                    0
+                } else if i >= 10 && depth >= 5 {
+                    2
+                } else {
+                    1
+                };
+                let null = (alpha, alpha + 1);
+                let mut s = self.child_score(pos, turns, mv, depth - reduction, null, ply);
+                if reduction > 0 && s > alpha {
+                    s = self.child_score(pos, turns, mv, depth, null, ply);
+                }
                 if s > alpha && s < beta {
                     self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
                 } else {
