@@ -95,7 +95,7 @@ fn to_line<T: Serialize>(value: &T) -> String {
 }
 
 /// `{"game":"morris","board":…,"reserves":[b,r],"to_move":…,"turns":…,"phase":…,"winner":…,"reason":…}`.
-pub fn morris(g: &Morris) -> String {
+fn morris(g: &Morris) -> String {
     let outcome = g.outcome();
     to_line(&MorrisState {
         game: "morris",
@@ -113,7 +113,7 @@ pub fn morris(g: &Morris) -> String {
 }
 
 /// `{"game":"meta","cells":…,"results":…,"to_move":…,"required":…,"moves":…,"over":…,"winner":…,"line":…}`.
-pub fn meta(g: &Meta) -> String {
+fn meta(g: &Meta) -> String {
     let outcome = g.outcome();
     to_line(&MetaState {
         game: "meta",

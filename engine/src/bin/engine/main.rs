@@ -16,8 +16,6 @@ mod json;
 mod play;
 
 use engine::ai::Level;
-use engine::meta::Meta;
-use engine::morris::Morris;
 use engine::{record, AnyGame, GameKind};
 use play::{Contender, Match};
 use std::ffi::OsString;
@@ -268,42 +266,17 @@ fn main() -> ExitCode {
             print_line(&count.to_string(), ExitCode::SUCCESS)
         }
         Command::Replay { kind } => {
-            let start = match new_game(kind) {
+            let game = match new_game(kind).and_then(read_record) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
-            let Some(bytes) = read_stdin() else {
-                return ExitCode::from(2);
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            let result = match start {
-                AnyGame::Morris(g) => record::replay::<Morris>(g, &text).map(|g| json::morris(&g)),
-                AnyGame::Meta(g) => record::replay::<Meta>(g, &text).map(|g| json::meta(&g)),
-            };
-            match result {
-                Ok(line) => print_line(&line, ExitCode::SUCCESS),
-                Err(e) => print_line(&json::illegal(&e), ExitCode::from(1)),
-            }
+            print_line(&json::state(&game), ExitCode::SUCCESS)
         }
         Command::Ai { kind, level } => {
-            let start = match new_game(kind) {
+            let game = match new_game(kind).and_then(read_record) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
-            let Some(bytes) = read_stdin() else {
-                return ExitCode::from(2);
-            };
-            let text = String::from_utf8_lossy(&bytes);
-            let mut game = start;
-            for (index, token) in record::tokens(&text).enumerate() {
-                game = match game.play_token(token) {
-                    Ok(g) => g,
-                    Err(e) => {
-                        let e = record::TokenError { index, ..e };
-                        return print_line(&json::illegal(&e), ExitCode::from(1));
-                    }
-                };
-            }
             if let Some(line) = json::over(&game) {
                 return print_line(&line, ExitCode::from(1));
             }
@@ -332,6 +305,21 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Plays the record on standard input from `start`: the final state, or, after printing the
+/// error line for its first bad token, the exit code.
+fn read_record(start: AnyGame) -> Result<AnyGame, ExitCode> {
+    let bytes = read_stdin().ok_or(ExitCode::from(2))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut game = start;
+    for (index, token) in record::tokens(&text).enumerate() {
+        game = game.play_token(token).map_err(|e| {
+            let e = record::TokenError { index, ..e };
+            print_line(&json::illegal(&e), ExitCode::from(1))
+        })?;
+    }
+    Ok(game)
 }
 
 fn read_stdin() -> Option<Vec<u8>> {
