@@ -210,7 +210,7 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
         }
     }
     score += threats * if placing { 22 } else { 35 };
-    if pos.placement_over() && !flying {
+    if !flying {
         let mut mobility = 0;
         let mut blocked = 0;
         for q in Bits(mine) {
@@ -220,19 +220,20 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
                 blocked += 1;
             }
         }
-        score += mobility * 6 - blocked * 8;
-        if mobility <= 2 {
-            score -= (3 - mobility) * 40;
-        }
-    } else if placing {
-        // Pieces with room keep options for the moving stage.
-        let mut blocked = 0;
-        for q in Bits(mine) {
-            if ADJACENT[q as usize] & empty == 0 {
-                blocked += 1;
+        if pos.placement_over() {
+            score += mobility * 6 - blocked * 8;
+            if mobility <= 2 {
+                score -= (3 - mobility) * 40;
+            }
+        } else {
+            // Pieces hemmed in while placing have few moves once moving starts: a side that
+            // builds its mills on a closed ring is blocked soon after the last placement.
+            score += mobility * 3 - blocked * 8;
+            let left = (pos.reserves[0] + pos.reserves[1]) as i32;
+            if left <= 4 && mobility <= 3 {
+                score -= (4 - mobility) * 30;
             }
         }
-        score -= blocked * 6;
     }
     (score, holes.count_ones())
 }
