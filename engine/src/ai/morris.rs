@@ -644,9 +644,11 @@ fn run(
         let mut alpha = -INF;
         let mut iteration_best: Option<(Mv, i32, Vec<Mv>)> = None;
         for (i, &mv) in root.iter().enumerate() {
-            let full = i == 0 || limits.noise > 0 || !style.enhanced;
-            let score = if full {
+            let score = if i == 0 || limits.noise > 0 {
+                // Noise needs every root turn's exact score.
                 s.child_score(&pos, turns, mv, depth as i32, (-INF, INF), 0)
+            } else if !style.enhanced {
+                s.child_score(&pos, turns, mv, depth as i32, (alpha, INF), 0)
             } else {
                 let v = s.child_score(&pos, turns, mv, depth as i32, (alpha, alpha + 1), 0);
                 if v > alpha && !s.budget.stopped {
