@@ -209,7 +209,7 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
             }
         }
     }
-    score += threats * if placing { 22 } else { 35 };
+    score += threats * if placing { 10 } else { 35 };
     if !flying {
         let mut mobility = 0;
         let mut blocked = 0;
@@ -221,14 +221,14 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
             }
         }
         if pos.placement_over() {
-            score += mobility * 6 - blocked * 8;
+            score += mobility * 15 - blocked * 8;
             if mobility <= 2 {
                 score -= (3 - mobility) * 40;
             }
         } else {
             // Pieces hemmed in while placing have few moves once moving starts: a side that
             // builds its mills on a closed ring is blocked soon after the last placement.
-            score += mobility * 3 - blocked * 8;
+            score += mobility * 26 - blocked * 8;
             let left = (pos.reserves[0] + pos.reserves[1]) as i32;
             if left <= 4 && mobility <= 3 {
                 score -= (4 - mobility) * 30;
