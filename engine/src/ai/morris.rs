@@ -308,6 +308,9 @@ impl<'a> Searcher<'a> {
         (alpha, beta): (i32, i32),
         ply: usize,
     ) -> i32 {
+        if self.budget.stopped {
+            return 0;
+        }
         self.budget.spend();
         self.pv_len[(ply + 1).min(MAX_PLY - 1)] = ply + 1;
         let (child, irreversible) = apply(pos, mv);
