@@ -30,6 +30,7 @@
 
 use std::fmt;
 
+pub mod ai;
 pub mod meta;
 pub mod morris;
 pub mod nav;
@@ -261,8 +262,6 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + Sized {
     fn play_turn(&self, turn: Self::Turn) -> Result<Self, Illegal>;
     /// Reads a turn in algebraic notation (syntax only; legality is checked by `play_turn`).
     fn parse_turn(token: &str) -> Result<Self::Turn, ParseError>;
-    /// The state as the one-line JSON of the command line's `replay` (SPEC §4).
-    fn to_json(&self) -> String;
 }
 
 /// Either game, forwarding every call: lets code hold "the game in this room" without generics.
@@ -307,19 +306,16 @@ impl AnyGame {
         }
     }
 
+    /// See [`Game::is_over`].
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
     /// See [`Game::turns`].
     pub fn turns(&self) -> u32 {
         match self {
             AnyGame::Morris(g) => g.turns(),
             AnyGame::Meta(g) => g.turns(),
-        }
-    }
-
-    /// See [`Game::to_json`].
-    pub fn to_json(&self) -> String {
-        match self {
-            AnyGame::Morris(g) => g.to_json(),
-            AnyGame::Meta(g) => g.to_json(),
         }
     }
 
@@ -332,36 +328,9 @@ impl AnyGame {
     }
 }
 
-/// Writes `s` as a JSON string literal (with quotes) into `out`.
-pub(crate) fn push_json_string(out: &mut String, s: &str) {
-    use fmt::Write;
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        let mut s = String::new();
-        push_json_string(&mut s, "a\"b\\c\nd\u{1}é");
-        assert_eq!(s, r#""a\"b\\c\nd\u0001é""#);
-    }
 
     #[test]
     fn players_alternate() {

@@ -1,4 +1,4 @@
-//! The `engine` binary's contract (SPEC §4): outputs, JSON errors, exit codes, and no panic on
+//! The `engine` binary's contract (docs/cli.md): outputs, JSON errors, exit codes, and no panic on
 //! any input.
 
 use std::io::Write;
@@ -146,8 +146,8 @@ fn verify_checks_an_exported_transcript() {
         pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
         net.exchange(seat, Command::Play(steps[pick % steps.len()]));
     }
-    let (host, guest) = (net.host(), net.guest());
-    let text = guest.export();
+    let played = net.host().room().record();
+    let text = net.guest().export();
     let o = engine(&["verify"], text.as_bytes());
     assert_eq!(
         o.status.code(),
@@ -155,7 +155,10 @@ fn verify_checks_an_exported_transcript() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    assert_eq!(stdout(&o), format!("{}\n", host.game().unwrap().to_json()));
+    // The same final state as replaying the moves played.
+    assert!(!played.is_empty());
+    let replayed = engine(&["replay", "meta"], played.as_bytes());
+    assert_eq!(stdout(&o), stdout(&replayed));
     // One changed character in an entry line.
     let mut bad = text.clone().into_bytes();
     let i = text.find("\n0").map_or(text.len() / 2, |i| i + 40);
@@ -166,4 +169,129 @@ fn verify_checks_an_exported_transcript() {
     let o = engine(&["verify"], b"not a transcript\n");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(engine(&["verify", "x"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn ai_prints_a_legal_whole_turn_on_the_last_line_deterministically() {
+    use engine::{meta::Meta, morris::Morris, record};
+    for (game, rec) in [
+        ("morris", ""),
+        ("morris", "[Event \"t\"]\na7 b6 d7 d6"),
+        ("meta", "e5 e4"),
+        ("meta", ""),
+    ] {
+        for level in ["1", "2", "3"] {
+            let args = ["ai", game, "--level", level, "--seed", "7"];
+            let o = engine(&args, rec.as_bytes());
+            assert!(o.status.success(), "{args:?}: {o:?}");
+            let out = stdout(&o);
+            let token = out.lines().last().unwrap();
+            assert!(out.lines().next().unwrap().starts_with("info depth "));
+            let full = format!("{rec} {token}");
+            let legal = match game {
+                "morris" => record::replay(Morris::new(), &full).is_ok(),
+                _ => record::replay(Meta::new(), &full).is_ok(),
+            };
+            assert!(legal, "{args:?}: {token}");
+            assert_eq!(stdout(&engine(&args, rec.as_bytes())), out, "{args:?}");
+        }
+    }
+    // A mill waiting for its capture is answered with the whole turn, capture included.
+    let o = engine(&["ai", "morris", "--level", "3"], b"a7 b6 d7 d6 a1 b4");
+    let token = stdout(&o).lines().last().unwrap().to_string();
+    assert!(
+        token.starts_with("g7x") || token.starts_with("a4x"),
+        "{token}"
+    );
+    // Level 4 stops on its time budget.
+    let o = engine(&["ai", "meta", "--level", "4", "--movetime", "30"], b"e5");
+    assert!(o.status.success());
+    let token = stdout(&o).lines().last().unwrap().to_string();
+    assert!(engine::record::replay(engine::meta::Meta::new(), &format!("e5 {token}")).is_ok());
+}
+
+#[test]
+fn ai_on_a_bad_record_or_a_finished_game_prints_json_and_exits_one() {
+    let o = engine(&["ai", "morris", "--level", "2"], b"d6 b4 d6");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with(r#"{"error":"illegal","index":2,"token":"d6","message":""#));
+    let o = engine(
+        &["ai", "morris", "--level", "1", "--max-turns", "2"],
+        b"d6 b4",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "{\"error\":\"over\",\"turns\":2,\"winner\":null,\"reason\":\"limit\",\"message\":\"the game is over\"}\n"
+    );
+    // A game O won (from `engine match meta --a 3 --b 3 --games 1 --seed 2`).
+    let rec = "b5 d6 b7 e3 d9 b8 f4 i1 g1 a1 b3 f9 i8 i6 g7 b1 d2 c5 g5 c4 i3 h9 e8 d5 c6 g9 a9 \
+               a8 b4 e1 f2 g6 b9 f8 h4 d1 a2 a5 a6 c8 i5 h6 f7 g2 a4 c3 h7 e2 d4 b2 e5 f6 i9 h8 \
+               e6 h2 e4 g3";
+    let o = engine(&["ai", "meta", "--level", "3"], rec.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        "{\"error\":\"over\",\"turns\":58,\"winner\":1,\"reason\":\"line\",\"message\":\"the game is over\"}\n"
+    );
+}
+
+#[test]
+fn ai_and_match_usage_errors_exit_two() {
+    for args in [
+        vec!["ai", "morris"],
+        vec!["ai", "morris", "--level", "5"],
+        vec!["ai", "morris", "--level", "x"],
+        vec!["ai", "morris", "--level", "2", "--movetime", "100"],
+        vec!["ai", "meta", "--level", "2", "--max-turns", "50"],
+        vec!["ai", "morris", "--level", "2", "--a", "1"],
+        vec!["ai", "chess", "--level", "2"],
+        vec!["ai", "morris", "--level", "2", "--seed", "-1"],
+        vec!["match", "morris", "--a", "1"],
+        vec!["match", "morris", "--a", "1", "--b", "uct100"],
+        vec!["match", "meta", "--a", "ab4", "--b", "1"],
+        vec!["match", "meta", "--a", "1", "--b", "2", "--games", "0"],
+        vec!["match", "meta", "--a", "1", "--b", "2", "--level", "3"],
+        vec!["replay", "morris", "--level", "3"],
+    ] {
+        let o = engine(&args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn match_prints_one_line_per_game_and_the_score() {
+    for args in [
+        [
+            "match", "morris", "--a", "1", "--b", "random", "--games", "4",
+        ],
+        ["match", "meta", "--a", "random", "--b", "2", "--games", "3"],
+    ] {
+        let o = engine(&args, b"");
+        assert!(o.status.success(), "{args:?}");
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        let games: u32 = args[7].parse().unwrap();
+        assert_eq!(lines.len(), games as usize + 2, "{out}");
+        assert!(lines[0].starts_with("game 1 A=blue "));
+        assert!(lines[1].starts_with("game 2 A=red "));
+        let tally = lines[games as usize];
+        let counts: Vec<u32> = tally
+            .rsplit(", A ")
+            .next()
+            .unwrap()
+            .split(' ')
+            .map(|c| c[1..].parse().unwrap())
+            .collect();
+        assert_eq!(counts.iter().sum::<u32>(), games, "{tally}");
+        assert!(lines[games as usize + 1].starts_with("score "));
+        // The same games again, but for the time each took.
+        let untimed = |text: &str| -> Vec<String> {
+            text.lines()
+                .map(|l| l.split(" s) ").last().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(untimed(&stdout(&engine(&args, b""))), untimed(&out));
+    }
 }

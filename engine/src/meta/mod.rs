@@ -19,7 +19,7 @@
 pub mod perft;
 
 use crate::nav::{Bits, Direction};
-use crate::{push_json_string, Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
+use crate::{Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
 use std::fmt;
 
 /// The eight lines of a 3×3 grid, in a fixed order: rows, columns, diagonals.
@@ -34,7 +34,7 @@ pub const LINES: [[u8; 3]; 8] = [
     [2, 4, 6],
 ];
 
-const FULL: u16 = 0x1ff;
+pub(crate) const FULL: u16 = 0x1ff;
 
 /// `WINS[mask]`: the first line of [`LINES`] fully inside the 9-bit mask, plus one (0: none).
 const WINS: [u8; 512] = {
@@ -392,6 +392,12 @@ impl Meta {
     pub(crate) fn closed_mask(&self) -> u16 {
         self.closed
     }
+
+    /// Boards won by each player, as 9-bit masks.
+    #[inline]
+    pub(crate) fn won_masks(&self) -> [u16; 2] {
+        self.won
+    }
 }
 
 impl fmt::Debug for Meta {
@@ -463,28 +469,6 @@ impl Game for Meta {
 
     fn parse_turn(token: &str) -> Result<Cell, ParseError> {
         token.parse()
-    }
-
-    fn to_json(&self) -> String {
-        let mut s = String::with_capacity(220);
-        s.push_str("{\"game\":\"meta\",\"cells\":");
-        push_json_string(&mut s, &self.cells_string());
-        s.push_str(",\"results\":");
-        push_json_string(&mut s, &self.results_string());
-        let null = || "null".to_string();
-        s.push_str(&format!(
-            ",\"to_move\":{},\"required\":{},\"moves\":{},\"over\":{},\"winner\":{},\"line\":{}}}",
-            self.to_move.index(),
-            self.required.map_or_else(null, |r| r.to_string()),
-            self.moves,
-            self.outcome.is_some(),
-            self.outcome
-                .and_then(|o| o.winner)
-                .map_or_else(null, |w| w.index().to_string()),
-            self.line
-                .map_or_else(null, |[a, b, c]| format!("[{a},{b},{c}]")),
-        ));
-        s
     }
 }
 

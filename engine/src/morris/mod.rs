@@ -31,7 +31,7 @@ pub use geometry::{links, mills, Point, Points};
 pub(crate) use geometry::{ADJACENT, ALL, MILLS, MILLS_THROUGH};
 
 use crate::nav::Bits;
-use crate::{push_json_string, Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
+use crate::{Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
 use std::fmt;
 
 /// Pieces each player starts with in reserve.
@@ -570,6 +570,30 @@ impl Morris {
     pub(crate) fn seen(&self) -> &[u64] {
         &self.seen
     }
+
+    /// A position set up directly (tests elsewhere in the crate): pieces as masks, no history.
+    #[cfg(test)]
+    pub(crate) fn from_parts(
+        pieces: [u32; 2],
+        reserves: [u8; 2],
+        to_move: Player,
+        turns: u16,
+        max_turns: u16,
+    ) -> Morris {
+        assert_eq!(pieces[0] & pieces[1], 0, "overlapping setup");
+        let pos = Position {
+            pieces,
+            reserves,
+            to_move,
+        };
+        Morris {
+            pos,
+            turns,
+            max_turns,
+            seen: vec![pos.key()],
+            ..Morris::new()
+        }
+    }
 }
 
 impl fmt::Debug for Morris {
@@ -721,26 +745,6 @@ impl Game for Morris {
 
     fn parse_turn(token: &str) -> Result<Turn, ParseError> {
         token.parse()
-    }
-
-    fn to_json(&self) -> String {
-        let mut s = String::with_capacity(160);
-        s.push_str("{\"game\":\"morris\",\"board\":");
-        push_json_string(&mut s, &self.board_string());
-        s.push_str(&format!(
-            ",\"reserves\":[{},{}],\"to_move\":{},\"turns\":{},\"phase\":\"{}\",\"winner\":{},\"reason\":{}}}",
-            self.pos.reserves[0],
-            self.pos.reserves[1],
-            self.pos.to_move.index(),
-            self.turns,
-            self.phase.as_str(),
-            self.outcome
-                .and_then(|o| o.winner)
-                .map_or("null".to_string(), |w| w.index().to_string()),
-            self.outcome
-                .map_or("null".to_string(), |o| format!("\"{}\"", o.reason.as_str())),
-        ));
-        s
     }
 }
 

@@ -42,18 +42,6 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
-impl VerifyError {
-    /// `{"error":"invalid","entry":k,"message":"…"}`.
-    pub fn to_json(&self) -> String {
-        let mut s = String::from("{\"error\":\"invalid\",\"entry\":");
-        s.push_str(&self.entry.to_string());
-        s.push_str(",\"message\":");
-        crate::push_json_string(&mut s, &self.message);
-        s.push('}');
-        s
-    }
-}
-
 /// What a valid transcript shows.
 #[derive(Clone, Debug)]
 pub struct Verified {

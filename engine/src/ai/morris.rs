@@ -1,0 +1,792 @@
+//! Morris: iterative-deepening PVS over whole turns.
+//!
+//! A node is a position at a turn boundary (phase play); a child is the position after one whole
+//! turn: the placement or move, then, when it closed a mill, one capture. The evaluation never
+//! sees a half-played turn. After each turn the end checks run in the rules' order (pieces,
+//! blocked, third repetition, limit), with the exact repetition counts of the game so far plus
+//! the line being searched.
+//!
+//! The transposition key holds everything the rest of the game depends on: board, reserves,
+//! player to move (the 57-bit position key), completed turns (so the turns left before the
+//! limit), and a hash of the positions seen since the last irreversible turn (placement or
+//! capture), counted with multiplicity, since those are the positions a later one can repeat.
+//! The phase is always `play` at a node.
+
+use super::{mix, Budget, Limits, Rng, SearchResult, WIN};
+use crate::morris::{capturable, closes_mill, Morris, Phase, Position, Turn, ADJACENT, MILLS};
+use crate::morris::{Point, MILLS_THROUGH};
+use crate::nav::Bits;
+use crate::{Game, Illegal};
+
+/// No point: a placement's `from`, a turn without capture.
+const NONE: u8 = 24;
+const INF: i32 = WIN + 1;
+/// Proven scores are beyond this.
+const PROVEN: i32 = WIN - 1000;
+const MAX_PLY: usize = 96;
+/// The quiescence follows at most this many capturing turns past the horizon.
+const QUIESCENCE: u32 = 4;
+/// The stop check is polled every this many nodes.
+const POLL: u64 = 1024;
+
+/// A whole turn inside the search: `from` is [`NONE`] for a placement, `to` is [`NONE`] for the
+/// completion of a pending capture at the root, `cap` is [`NONE`] without capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Mv {
+    from: u8,
+    to: u8,
+    cap: u8,
+}
+
+impl Mv {
+    const NULL: Mv = Mv {
+        from: 0,
+        to: 0,
+        cap: 0,
+    };
+
+    fn is_capture(self) -> bool {
+        self.cap != NONE
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i16,
+    depth: u8,
+    bound: u8,
+    mv: Mv,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// How the search behaves: the real one, or the plain baseline of `engine match`.
+#[derive(Clone, Copy)]
+struct Style {
+    /// Full evaluation (else material only).
+    full_eval: bool,
+    /// Transposition table, killers, history and iterative deepening.
+    enhanced: bool,
+    /// Capture-only quiescence at the horizon.
+    quiescence: bool,
+}
+
+struct Searcher<'a> {
+    style: Style,
+    max_turns: u16,
+    /// Keys of the positions after each turn; `seen[segment..]` are those since the last
+    /// irreversible turn.
+    seen: Vec<u64>,
+    segment: usize,
+    /// Multiset hash of `seen[segment..]`.
+    context: u64,
+    tt: Vec<Entry>,
+    killers: [[Mv; 2]; MAX_PLY],
+    /// Indexed by side, then `from * 25 + to` (from = 24 for placements).
+    history: Vec<i32>,
+    moves: Vec<Vec<(Mv, i32)>>,
+    pv: Vec<[Mv; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    budget: Budget<'a>,
+    max_ply: usize,
+}
+
+/// Plays a whole turn on a position: the child, with the move passed to the opponent, and
+/// whether the turn was irreversible (placement or capture).
+#[inline]
+fn apply(pos: &Position, mv: Mv) -> (Position, bool) {
+    let mut child = *pos;
+    let me = pos.to_move.index();
+    let mut irreversible = false;
+    if mv.to != NONE {
+        if mv.from == NONE {
+            child.pieces[me] |= 1 << mv.to;
+            child.reserves[me] -= 1;
+            irreversible = true;
+        } else {
+            child.pieces[me] ^= 1 << mv.from | 1 << mv.to;
+        }
+    }
+    if mv.cap != NONE {
+        child.pieces[1 - me] &= !(1 << mv.cap);
+        irreversible = true;
+    }
+    child.to_move = pos.to_move.opponent();
+    (child, irreversible)
+}
+
+/// Every whole turn of the player to move (or only the capturing ones), appended to `out`.
+fn generate(pos: &Position, out: &mut Vec<(Mv, i32)>, captures_only: bool) {
+    let me = pos.to_move.index();
+    let mine = pos.pieces[me];
+    let theirs = pos.pieces[1 - me];
+    let caps = if theirs != 0 { capturable(theirs) } else { 0 };
+    let mut push = |from: u8, to: u32, after: u32| {
+        if caps != 0 && closes_mill(after, to) {
+            for c in Bits(caps) {
+                out.push((
+                    Mv {
+                        from,
+                        to: to as u8,
+                        cap: c as u8,
+                    },
+                    0,
+                ));
+            }
+        } else if !captures_only {
+            out.push((
+                Mv {
+                    from,
+                    to: to as u8,
+                    cap: NONE,
+                },
+                0,
+            ));
+        }
+    };
+    if pos.reserves[me] > 0 {
+        for to in Bits(pos.empty()) {
+            push(NONE, to, mine | 1 << to);
+        }
+    } else {
+        for from in Bits(mine) {
+            for to in Bits(pos.destinations(pos.to_move, from)) {
+                push(from as u8, to, mine ^ (1 << from | 1 << to));
+            }
+        }
+    }
+}
+
+const PIECE: i32 = 100;
+
+/// Static evaluation for the player to move (game not over, turn boundary).
+fn evaluate(pos: &Position, full: bool) -> i32 {
+    let me = pos.to_move.index();
+    let material = |p: usize| (pos.pieces[p].count_ones() + pos.reserves[p] as u32) as i32;
+    let mut score = (material(me) - material(1 - me)) * PIECE;
+    if full {
+        let (mine, _) = side_terms(pos, me);
+        let (theirs, their_holes) = side_terms(pos, 1 - me);
+        score += mine - theirs + 10;
+        // Two points where the opponent closes a mill: only one can be blocked this turn (the
+        // side to move's own mills are searched by the quiescence).
+        if their_holes >= 2 {
+            score -= 60;
+        }
+    }
+    score
+}
+
+/// Positional terms of one side (potential and complete mills, mobility, blocked pieces), and
+/// the number of points where it could close a mill on its next turn.
+fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
+    let mine = pos.pieces[p];
+    let theirs = pos.pieces[1 - p];
+    let empty = pos.empty();
+    let placing = pos.reserves[p] > 0;
+    let flying = pos.placement_over() && mine.count_ones() == 3;
+    let mut score = 0;
+    let mut threats = 0;
+    let mut holes = 0u32;
+    for m in MILLS {
+        let n = (m & mine).count_ones();
+        if n == 3 {
+            // A mill that can open (a neighbour free) can close again for a new capture.
+            let opens = Bits(m).any(|q| ADJACENT[q as usize] & empty != 0);
+            score += if opens && !placing { 30 } else { 12 };
+        } else if n == 2 && m & theirs == 0 {
+            let hole = m & empty;
+            let h = hole.trailing_zeros() as usize;
+            let closable = placing || flying || ADJACENT[h] & mine & !m != 0;
+            if closable {
+                threats += 1;
+                holes |= hole;
+            } else {
+                score += 6;
+            }
+        }
+    }
+    score += threats * if placing { 10 } else { 35 };
+    if !flying {
+        let mut mobility = 0;
+        let mut blocked = 0;
+        for q in Bits(mine) {
+            let free = (ADJACENT[q as usize] & empty).count_ones() as i32;
+            mobility += free;
+            if free == 0 {
+                blocked += 1;
+            }
+        }
+        if pos.placement_over() {
+            score += mobility * 15 - blocked * 8;
+            if mobility <= 2 {
+                score -= (3 - mobility) * 40;
+            }
+        } else {
+            // Pieces hemmed in while placing have few moves once moving starts: a side that
+            // builds its mills on a closed ring is blocked soon after the last placement.
+            score += mobility * 26 - blocked * 8;
+            let left = (pos.reserves[0] + pos.reserves[1]) as i32;
+            if left <= 4 && mobility <= 3 {
+                score -= (4 - mobility) * 30;
+            }
+        }
+    }
+    (score, holes.count_ones())
+}
+
+impl<'a> Searcher<'a> {
+    fn new(game: &Morris, style: Style, memory_bits: u8, budget: Budget<'a>) -> Searcher<'a> {
+        let seen = game.seen().to_vec();
+        let context = seen
+            .iter()
+            .fold(0u64, |h, &k| h.wrapping_add(mix(k ^ SALT)));
+        let tt_len = if style.enhanced {
+            1usize << memory_bits.clamp(10, 22)
+        } else {
+            0
+        };
+        Searcher {
+            style,
+            max_turns: game.max_turns(),
+            seen,
+            segment: 0,
+            context,
+            tt: vec![Entry::default(); tt_len],
+            killers: [[Mv::NULL; 2]; MAX_PLY],
+            history: vec![0; 2 * 25 * 25],
+            moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            pv: vec![[Mv::NULL; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY],
+            budget,
+            max_ply: 0,
+        }
+    }
+
+    fn key(&self, pos: &Position, turns: u16) -> u64 {
+        mix(pos.key()) ^ mix(turns as u64 ^ 0x5151_0000) ^ self.context
+    }
+
+    /// Records the child position after a turn; returns its repetition count and what to restore.
+    #[inline]
+    fn enter(&mut self, child: &Position, irreversible: bool) -> (usize, (usize, u64)) {
+        let saved = (self.segment, self.context);
+        let key = child.key();
+        if irreversible {
+            self.segment = self.seen.len();
+            self.context = 0;
+        }
+        self.seen.push(key);
+        self.context = self.context.wrapping_add(mix(key ^ SALT));
+        let reps = if irreversible {
+            1
+        } else {
+            self.seen[self.segment..]
+                .iter()
+                .filter(|&&k| k == key)
+                .count()
+        };
+        (reps, saved)
+    }
+
+    #[inline]
+    fn leave(&mut self, saved: (usize, u64)) {
+        self.seen.pop();
+        (self.segment, self.context) = saved;
+    }
+
+    /// Plays `mv` from `pos` and scores the child for the player who played it.
+    fn child_score(
+        &mut self,
+        pos: &Position,
+        turns: u16,
+        mv: Mv,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> i32 {
+        if self.budget.stopped {
+            return 0;
+        }
+        self.budget.spend();
+        self.pv_len[(ply + 1).min(MAX_PLY - 1)] = ply + 1;
+        let (child, irreversible) = apply(pos, mv);
+        let (reps, saved) = self.enter(&child, irreversible);
+        let score = match child.outcome_after_turn(turns + 1, self.max_turns, reps) {
+            Some(o) if o.winner.is_some() => WIN - (ply as i32 + 1),
+            Some(_) => 0,
+            None => -self.negamax(&child, turns + 1, depth - 1, -beta, -alpha, ply + 1),
+        };
+        self.leave(saved);
+        score
+    }
+
+    fn order(&mut self, ply: usize, side: usize, tt_move: Mv, theirs: u32, empty: u32) {
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        for (mv, score) in list.iter_mut() {
+            *score = if *mv == tt_move {
+                1 << 30
+            } else if mv.is_capture() {
+                // Take pieces that stand in the opponent's open mills first.
+                let c = mv.cap as usize;
+                let [a, b] = MILLS_THROUGH[c];
+                let mut s = 1 << 26;
+                for m in [a, b] {
+                    if (m & theirs).count_ones() == 2 && m & empty != 0 {
+                        s += 1000;
+                    }
+                }
+                s
+            } else if *mv == killers[0] {
+                1 << 25
+            } else if *mv == killers[1] {
+                (1 << 25) - 1
+            } else {
+                self.history[side * 625 + mv.from as usize * 25 + mv.to as usize]
+            };
+        }
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+        self.moves[ply] = list;
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        turns: u16,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply.min(MAX_PLY - 1)] = ply;
+        if self.budget.stopped {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 8 {
+            let q = if self.style.quiescence { QUIESCENCE } else { 0 };
+            return self.quiesce(pos, turns, alpha, beta, ply, q);
+        }
+        self.max_ply = self.max_ply.max(ply);
+        // Mate distance pruning: no line from here beats a win at the next turn.
+        let alpha0 = alpha;
+        let mut tt_move = Mv::NULL;
+        let key = self.key(pos, turns);
+        if self.style.enhanced {
+            let e = self.tt[key as usize & (self.tt.len() - 1)];
+            if e.key == key {
+                tt_move = e.mv;
+                if e.depth as i32 >= depth && ply > 0 {
+                    let s = from_tt(e.score, ply);
+                    if e.bound == EXACT
+                        || (e.bound == LOWER && s >= beta)
+                        || (e.bound == UPPER && s <= alpha)
+                    {
+                        return s;
+                    }
+                }
+            }
+        }
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        generate(pos, &mut list, false);
+        self.moves[ply] = list;
+        let me = pos.to_move.index();
+        if self.style.enhanced {
+            self.order(ply, me, tt_move, pos.pieces[1 - me], pos.empty());
+        }
+        let n = self.moves[ply].len();
+        if n == 0 {
+            // Unreachable: a side without a turn has lost before its node is searched.
+            return evaluate(pos, self.style.full_eval);
+        }
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let mut best = -INF;
+        let mut best_mv = Mv::NULL;
+        for i in 0..n {
+            let mv = self.moves[ply][i].0;
+            let score = if i == 0 || !self.style.enhanced {
+                self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
+            } else {
+                // Late quiet turns are searched shallower first, and again in full only if they
+                // turn out better than the best so far.
+                let late = depth >= 3 && i >= 3 && !mv.is_capture() && !killers.contains(&mv);
+                let reduction = if !late {
+                    0
+                } else if i >= 10 && depth >= 5 {
+                    2
+                } else {
+                    1
+                };
+                let null = (alpha, alpha + 1);
+                let mut s = self.child_score(pos, turns, mv, depth - reduction, null, ply);
+                if reduction > 0 && s > alpha {
+                    s = self.child_score(pos, turns, mv, depth, null, ply);
+                }
+                if s > alpha && s < beta {
+                    self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
+                } else {
+                    s
+                }
+            };
+            if self.budget.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_mv = mv;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+                if score >= beta {
+                    if self.style.enhanced && !mv.is_capture() {
+                        let k = &mut self.killers[ply];
+                        if k[0] != mv {
+                            k[1] = k[0];
+                            k[0] = mv;
+                        }
+                        let h =
+                            &mut self.history[me * 625 + mv.from as usize * 25 + mv.to as usize];
+                        *h = (*h + depth * depth).min(1 << 24);
+                    }
+                    break;
+                }
+            }
+        }
+        if self.style.enhanced {
+            let bound = if best >= beta {
+                LOWER
+            } else if best > alpha0 {
+                EXACT
+            } else {
+                UPPER
+            };
+            let slot = key as usize & (self.tt.len() - 1);
+            self.tt[slot] = Entry {
+                key,
+                score: to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                mv: best_mv,
+            };
+        }
+        best
+    }
+
+    /// Stand pat, or a capturing turn, for at most `left` more turns.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        turns: u16,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        left: u32,
+    ) -> i32 {
+        if self.budget.stopped {
+            return 0;
+        }
+        let stand = evaluate(pos, self.style.full_eval);
+        if left == 0 || stand >= beta || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        generate(pos, &mut list, true);
+        let mut best = stand;
+        for &(mv, _) in &list {
+            let (child, irreversible) = apply(pos, mv);
+            self.budget.spend();
+            let (reps, saved) = self.enter(&child, irreversible);
+            let score = match child.outcome_after_turn(turns + 1, self.max_turns, reps) {
+                Some(o) if o.winner.is_some() => WIN - (ply as i32 + 1),
+                Some(_) => 0,
+                None => -self.quiesce(&child, turns + 1, -beta, -alpha, ply + 1, left - 1),
+            };
+            self.leave(saved);
+            if self.budget.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.moves[ply] = list;
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Mv) {
+        if ply + 1 >= MAX_PLY {
+            return;
+        }
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}
+
+const SALT: u64 = 0x7a3c_19e5_0b44_d2f1;
+
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score > PROVEN {
+        score + ply as i32
+    } else if score < -PROVEN {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(-INF, INF) as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s > PROVEN {
+        s - ply as i32
+    } else if s < -PROVEN {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The root's turns: whole turns at a turn boundary, or the captures completing a pending one.
+fn root_moves(game: &Morris) -> Vec<Mv> {
+    let pos = game.position();
+    match game.phase() {
+        Phase::Over => Vec::new(),
+        Phase::Capture => game
+            .capturable()
+            .iter()
+            .map(|c| Mv {
+                from: NONE,
+                to: NONE,
+                cap: c.index() as u8,
+            })
+            .collect(),
+        Phase::Play => {
+            let mut list = Vec::new();
+            generate(&pos, &mut list, false);
+            list.into_iter().map(|(mv, _)| mv).collect()
+        }
+    }
+}
+
+fn to_turn(game: &Morris, mv: Mv) -> Turn {
+    let point = |i: u8| Point::new(i).expect("a point index from the search");
+    if mv.to == NONE {
+        let last = game.last_turn().expect("a pending capture follows a step");
+        Turn {
+            capture: Some(point(mv.cap)),
+            ..last
+        }
+    } else {
+        Turn {
+            from: (mv.from != NONE).then(|| point(mv.from)),
+            to: point(mv.to),
+            capture: (mv.cap != NONE).then(|| point(mv.cap)),
+        }
+    }
+}
+
+fn run(
+    game: &Morris,
+    limits: &Limits,
+    stop: &mut dyn FnMut() -> bool,
+    seed: u64,
+    style: Style,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let mut root = root_moves(game);
+    if root.is_empty() {
+        return Err(Illegal::GameOver);
+    }
+    let mut rng = Rng::new(seed ^ 0x6d6f_7272_6973);
+    // A seeded shuffle: equal scores are broken differently from one seed to the next.
+    for i in (1..root.len()).rev() {
+        root.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    root.sort_by_key(|mv| !mv.is_capture());
+    let pos = game.position();
+    let turns = game.turns() as u16;
+    let budget = Budget::new(stop, limits.nodes, POLL);
+    let mut s = Searcher::new(game, style, limits.memory_bits, budget);
+    let mut scores: Vec<i32> = vec![0; root.len()];
+    let mut best: Option<(Mv, i32, Vec<Mv>)> = None;
+    let mut completed = 0;
+    let max_depth = limits.depth.clamp(1, 64);
+    let first_depth = if style.enhanced { 1 } else { max_depth };
+    if root.len() == 1 {
+        // Nothing to choose: the score is the turn's result, or the evaluation after it.
+        let mv = root[0];
+        let after = game.play_turn(to_turn(game, mv))?;
+        let score = match after.outcome() {
+            Some(o) if o.winner.is_some() => WIN - 1,
+            Some(_) => 0,
+            None => -evaluate(&after.position(), style.full_eval),
+        };
+        return Ok(SearchResult {
+            turn: to_turn(game, mv),
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: vec![to_turn(game, mv)],
+        });
+    }
+    for depth in first_depth..=max_depth {
+        let mut alpha = -INF;
+        let mut iteration_best: Option<(Mv, i32, Vec<Mv>)> = None;
+        for (i, &mv) in root.iter().enumerate() {
+            let score = if i == 0 || limits.noise > 0 {
+                // Noise needs every root turn's exact score.
+                s.child_score(&pos, turns, mv, depth as i32, (-INF, INF), 0)
+            } else if !style.enhanced {
+                s.child_score(&pos, turns, mv, depth as i32, (alpha, INF), 0)
+            } else {
+                let v = s.child_score(&pos, turns, mv, depth as i32, (alpha, alpha + 1), 0);
+                if v > alpha && !s.budget.stopped {
+                    s.child_score(&pos, turns, mv, depth as i32, (alpha, INF), 0)
+                } else {
+                    v
+                }
+            };
+            if s.budget.stopped {
+                break;
+            }
+            scores[i] = score;
+            if iteration_best.as_ref().is_none_or(|b| score > b.1) {
+                let mut line = vec![mv];
+                line.extend_from_slice(&s.pv[1][1..s.pv_len[1].max(1)]);
+                iteration_best = Some((mv, score, line));
+                alpha = alpha.max(score);
+            }
+        }
+        if s.budget.stopped {
+            // Root turns are searched best first: one that became the best of this unfinished
+            // iteration beat the previous choice at the new depth. (With noise, the choice is
+            // only made on complete iterations.)
+            if best.is_none() || (limits.noise == 0 && iteration_best.is_some()) {
+                best = iteration_best;
+            }
+            break;
+        }
+        completed = depth;
+        if limits.noise > 0 {
+            let noisy: Vec<i32> = scores
+                .iter()
+                .map(|&v| {
+                    if v.abs() > PROVEN {
+                        v
+                    } else {
+                        v + rng.below(2 * limits.noise as u64 + 1) as i32 - limits.noise
+                    }
+                })
+                .collect();
+            let i = (0..root.len())
+                .max_by_key(|&i| (noisy[i], usize::MAX - i))
+                .unwrap_or(0);
+            best = Some((root[i], scores[i], vec![root[i]]));
+        } else {
+            best = iteration_best;
+        }
+        // Best first for the next iteration, then by this iteration's scores.
+        let mut order: Vec<usize> = (0..root.len()).collect();
+        let b = best.as_ref().map(|b| b.0);
+        order.sort_by_key(|&i| (root[i] != b.unwrap_or(Mv::NULL), -scores[i]));
+        root = order.iter().map(|&i| root[i]).collect();
+        scores = order.iter().map(|&i| scores[i]).collect();
+        if let Some(b) = &best {
+            // A proven result cannot change with more depth once the line fits inside it.
+            if b.1.abs() > PROVEN && (WIN - b.1.abs()) as u32 <= depth {
+                break;
+            }
+        }
+    }
+    let (mv, score, line) = best.unwrap_or((root[0], 0, vec![root[0]]));
+    let pv = pv_turns(game, &line);
+    Ok(SearchResult {
+        turn: to_turn(game, mv),
+        score,
+        depth: completed,
+        nodes: s.budget.used,
+        pv,
+    })
+}
+
+/// The line as turns, cut where it stops being legal (it always starts legal).
+fn pv_turns(game: &Morris, line: &[Mv]) -> Vec<Turn> {
+    let mut g = game.clone();
+    let mut out = Vec::new();
+    for &mv in line {
+        let t = to_turn(&g, mv);
+        match g.play_turn(t) {
+            Ok(next) => {
+                out.push(t);
+                g = next;
+            }
+            Err(_) => break,
+        }
+        if mv.to == NONE && g.phase() == Phase::Capture {
+            break;
+        }
+    }
+    out
+}
+
+/// Searches a Morris game; see the [module](super) documentation.
+///
+/// ```
+/// use engine::ai::{search_morris, Level};
+/// use engine::{morris::Morris, Game, GameKind};
+///
+/// let g = Morris::new();
+/// let limits = Level::Medium.limits(GameKind::Morris);
+/// let r = search_morris(&g, &limits, &mut || false, 1).unwrap();
+/// assert!(g.legal_turns().contains(&r.turn));
+/// ```
+pub fn search_morris(
+    game: &Morris,
+    limits: &Limits,
+    stop: &mut dyn FnMut() -> bool,
+    seed: u64,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let style = Style {
+        full_eval: true,
+        enhanced: true,
+        quiescence: limits.tactics,
+    };
+    run(game, limits, stop, seed, style)
+}
+
+/// The baseline of `engine match` (`ab4` is depth 4): a plain fixed-depth alpha-beta over whole
+/// turns, material evaluation (pieces on the board and in reserve), no transposition table, no
+/// move ordering beyond a seeded shuffle of the root, no quiescence; the same draw rules.
+pub fn alpha_beta_baseline(
+    game: &Morris,
+    depth: u32,
+    seed: u64,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let style = Style {
+        full_eval: false,
+        enhanced: false,
+        quiescence: false,
+    };
+    let limits = Limits {
+        nodes: u64::MAX,
+        depth,
+        memory_bits: 10,
+        noise: 0,
+        tactics: false,
+    };
+    run(game, &limits, &mut || false, seed, style)
+}

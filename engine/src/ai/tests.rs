@@ -1,0 +1,544 @@
+//! Tests of the computer opponent: legality everywhere, tactics, draw rules, the stop check and
+//! determinism.
+
+use super::Rng;
+use super::*;
+use crate::meta::Meta;
+use crate::morris::{Morris, Phase, Point, Turn};
+use crate::{Game, Outcome, Player, Reason};
+use proptest::prelude::{any, proptest, ProptestConfig};
+
+fn points(names: &str) -> u32 {
+    names
+        .split_whitespace()
+        .map(|n| Point::from_name(n).unwrap_or_else(|| panic!("{n}")).bit())
+        .fold(0, |a, b| a | b)
+}
+
+/// A moving-stage Morris position, `turns` of `max_turns` played.
+fn setup(blue: &str, red: &str, to_move: Player, turns: u16, max_turns: u16) -> Morris {
+    Morris::from_parts(
+        [points(blue), points(red)],
+        [0, 0],
+        to_move,
+        turns,
+        max_turns,
+    )
+}
+
+fn turn(g: &Morris, token: &str) -> Morris {
+    g.play_turn(token.parse().unwrap())
+        .unwrap_or_else(|e| panic!("{token}: {e}"))
+}
+
+/// A stop check that says stop at its `n + 1`-th call.
+fn stop_after(n: u32) -> impl FnMut() -> bool {
+    let mut calls = 0;
+    move || {
+        calls += 1;
+        calls > n
+    }
+}
+
+type Answer<T> = Result<SearchResult<T>, Illegal>;
+type Search<G> = fn(&G, &Limits, &mut dyn FnMut() -> bool, u64) -> Answer<<G as Game>::Turn>;
+
+/// Every level; level 4 stopped by the caller after `polls` polls.
+fn each_level<G: Game>(
+    g: &G,
+    search: Search<G>,
+    kind: GameKind,
+    levels: &[Level],
+    polls: u32,
+    seed: u64,
+) -> Vec<(Level, Answer<G::Turn>)> {
+    levels
+        .iter()
+        .map(|&level| {
+            let limits = level.limits(kind);
+            (level, search(g, &limits, &mut stop_after(polls), seed))
+        })
+        .collect()
+}
+
+fn morris_levels(g: &Morris, levels: &[Level], seed: u64) -> Vec<(Level, Answer<Turn>)> {
+    each_level(g, search_morris, GameKind::Morris, levels, 40, seed)
+}
+
+fn meta_levels(g: &Meta, levels: &[Level], seed: u64) -> Vec<(Level, Answer<Cell>)> {
+    each_level(g, search_meta, GameKind::Meta, levels, 200, seed)
+}
+
+/// The answer is one of the legal turns (or `GameOver` for a finished game), its line starts
+/// with it, and playing it works.
+fn assert_legal<G: Game>(g: &G, r: &Result<SearchResult<G::Turn>, Illegal>, what: &str) {
+    if g.is_over() {
+        assert_eq!(r.as_ref().err(), Some(&Illegal::GameOver), "{what}: {g:?}");
+        return;
+    }
+    let r = r
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{what}: {e} on {g:?}"));
+    assert!(g.legal_turns().contains(&r.turn), "{what}: {r:?} on {g:?}");
+    assert!(g.play_turn(r.turn).is_ok());
+    assert_eq!(r.pv.first(), Some(&r.turn), "{what}");
+}
+
+/// Random reachable states, played step by step (so pending captures occur), with random turn
+/// limits (so states near and at the limit occur); finished states included.
+fn morris_positions(count: usize, seed: u64) -> Vec<Morris> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let limit = match rng.below(3) {
+            0 => 1 + rng.below(30) as u32,
+            1 => 30 + rng.below(90) as u32,
+            _ => 100,
+        };
+        let mut g = Morris::with_max_turns(limit).unwrap();
+        loop {
+            out.push(g.clone());
+            let actions = g.legal_actions();
+            if actions.is_empty() || out.len() >= count {
+                break;
+            }
+            g = g
+                .play(actions[rng.below(actions.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+    out
+}
+
+fn meta_positions(count: usize, seed: u64) -> Vec<Meta> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut g = Meta::new();
+        loop {
+            out.push(g);
+            let moves = g.legal_turns();
+            if moves.is_empty() || out.len() >= count {
+                break;
+            }
+            g = g
+                .play(moves[rng.below(moves.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+    out
+}
+
+/// The turns that win the game at once for the player to move.
+fn winning_turns<G: Game>(g: &G) -> Vec<G::Turn> {
+    g.legal_turns()
+        .into_iter()
+        .filter(|&t| {
+            let after = g.play_turn(t).unwrap();
+            after
+                .outcome()
+                .is_some_and(|o| o.winner == Some(g.to_move()))
+        })
+        .collect()
+}
+
+/// True when after `t` the opponent has a turn that wins at once.
+fn allows_a_win<G: Game>(g: &G, t: G::Turn) -> bool {
+    let after = g.play_turn(t).unwrap();
+    !after.is_over() && !winning_turns(&after).is_empty()
+}
+
+#[test]
+fn every_level_plays_a_legal_morris_turn_in_thousands_of_random_states() {
+    let states = morris_positions(3000, 1);
+    assert!(states.iter().any(|g| g.phase() == Phase::Capture));
+    assert!(states.iter().any(|g| g.is_over()));
+    assert!(states
+        .iter()
+        .any(|g| !g.is_over() && g.turns() + 1 == g.max_turns() as u32));
+    for (i, g) in states.iter().enumerate() {
+        let mut levels = vec![Level::Beginner, Level::Easy];
+        if i % 15 == 0 {
+            levels.push(Level::Medium);
+        }
+        if i % 5 == 0 {
+            levels.push(Level::Strong);
+        }
+        for (level, r) in morris_levels(g, &levels, i as u64) {
+            assert_legal(g, &r, &format!("morris level {level:?}"));
+        }
+    }
+}
+
+#[test]
+fn every_level_plays_a_legal_meta_move_in_thousands_of_random_states() {
+    let states = meta_positions(2500, 2);
+    assert!(states.iter().any(|g| g.is_over()));
+    for (i, g) in states.iter().enumerate() {
+        let mut levels = vec![Level::Beginner];
+        if i % 4 == 0 {
+            levels.push(Level::Easy);
+        }
+        if i % 30 == 0 {
+            levels.push(Level::Medium);
+        }
+        if i % 5 == 0 {
+            levels.push(Level::Strong);
+        }
+        for (level, r) in meta_levels(g, &levels, i as u64) {
+            assert_legal(g, &r, &format!("meta level {level:?}"));
+        }
+    }
+}
+
+#[test]
+fn every_level_takes_a_win_in_one_when_there_is_one() {
+    let mut seen = [0, 0];
+    for (i, g) in morris_positions(4000, 3).iter().enumerate() {
+        let wins = winning_turns(g);
+        if g.is_over() || wins.is_empty() {
+            continue;
+        }
+        seen[0] += 1;
+        for (level, r) in morris_levels(g, &Level::ALL, i as u64) {
+            let r = r.unwrap();
+            assert!(
+                wins.contains(&r.turn),
+                "{level:?} missed {wins:?}: {r:?} {g:?}"
+            );
+            assert_eq!(r.score, WIN - 1, "{level:?}");
+        }
+    }
+    for (i, g) in meta_positions(4000, 4).iter().enumerate() {
+        let wins = winning_turns(g);
+        if g.is_over() || wins.is_empty() {
+            continue;
+        }
+        seen[1] += 1;
+        for (level, r) in meta_levels(g, &Level::ALL, i as u64) {
+            let r = r.unwrap();
+            assert!(
+                wins.contains(&r.turn),
+                "{level:?} missed {wins:?}: {r:?} {g:?}"
+            );
+        }
+    }
+    assert!(seen[0] > 50 && seen[1] > 50, "{seen:?}");
+}
+
+#[test]
+fn stronger_levels_never_allow_a_win_in_one_they_can_prevent() {
+    let mut seen = [0, 0];
+    for (i, g) in morris_positions(3000, 5).iter().enumerate() {
+        if g.is_over() || !winning_turns(g).is_empty() {
+            continue;
+        }
+        let turns = g.legal_turns();
+        let (bad, good): (Vec<_>, Vec<_>) = turns.iter().partition(|&&t| allows_a_win(g, t));
+        if bad.is_empty() || good.is_empty() {
+            continue;
+        }
+        seen[0] += 1;
+        for (level, r) in morris_levels(g, &[Level::Medium, Level::Strong], i as u64) {
+            let r = r.unwrap();
+            assert!(
+                good.contains(&r.turn),
+                "{level:?} allows a win: {r:?} {g:?}"
+            );
+        }
+    }
+    for (i, g) in meta_positions(3000, 6).iter().enumerate() {
+        if g.is_over() || !winning_turns(g).is_empty() {
+            continue;
+        }
+        let turns = g.legal_turns();
+        let (bad, good): (Vec<_>, Vec<_>) = turns.iter().partition(|&&t| allows_a_win(g, t));
+        if bad.is_empty() || good.is_empty() {
+            continue;
+        }
+        seen[1] += 1;
+        let levels = [Level::Easy, Level::Medium, Level::Strong];
+        for (level, r) in meta_levels(g, &levels, i as u64) {
+            let r = r.unwrap();
+            assert!(
+                good.contains(&r.turn),
+                "{level:?} allows a win: {r:?} {g:?}"
+            );
+        }
+    }
+    assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
+}
+
+#[test]
+fn a_mill_that_takes_the_third_last_piece_wins_even_on_the_last_turn() {
+    // Blue closes a7-d7-g7 by g4-g7; Red, down to three, then has two.
+    for (turns, max) in [(40, 100), (99, 100)] {
+        let g = setup("a7 d7 g4 f2 d2", "c5 d3 c3", Player::Blue, turns, max);
+        for (level, r) in morris_levels(&g, &Level::ALL, 9) {
+            let r = r.unwrap();
+            let after = g.play_turn(r.turn).unwrap();
+            assert_eq!(
+                after.outcome(),
+                Some(Outcome {
+                    winner: Some(Player::Blue),
+                    reason: Reason::Pieces
+                }),
+                "{level:?} at turn {turns}: {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_move_that_blocks_the_last_free_piece_wins() {
+    // Red's only move is d6-d5; Blue's c5-d5 takes it away.
+    let g = setup("a4 g4 b6 f6 c5", "a7 d7 g7 d6", Player::Blue, 40, 100);
+    assert_eq!(winning_turns(&g).len(), 1);
+    for (level, r) in morris_levels(&g, &Level::ALL, 9) {
+        let r = r.unwrap();
+        assert_eq!(r.turn.to_string(), "c5-d5", "{level:?}");
+        let o = g.play_turn(r.turn).unwrap().outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (Some(Player::Blue), Reason::Blocked));
+    }
+}
+
+#[test]
+fn a_flying_side_blocks_a_winning_mill_and_holds_the_limit() {
+    // Red threatens b4-b6 closing b6-d6-f6, which would leave Blue two pieces. Two turns remain:
+    // Blue flies into b6 and the limit draws.
+    let g = setup("a7 g1 c3", "d6 f6 b4 e3 d3", Player::Blue, 98, 100);
+    assert!(g.can_fly());
+    for (level, r) in morris_levels(&g, &[Level::Easy, Level::Medium, Level::Strong], 5) {
+        let r = r.unwrap();
+        assert_eq!(
+            r.turn.to,
+            Point::from_name("b6").unwrap(),
+            "{level:?}: {r:?}"
+        );
+        assert_eq!(r.score, 0, "{level:?}: the limit draws");
+    }
+}
+
+/// Blue f2-f4, Red d5-c5 and back, twice, then Blue f2-f4 again: Red's c5-d5 would make the
+/// start position occur a third time.
+fn before_a_third_repetition(blue: &str, red: &str, shuffle: [&str; 4]) -> Morris {
+    let mut g = setup(blue, red, Player::Blue, 40, 100);
+    for t in shuffle.iter().chain(&shuffle).take(7) {
+        g = turn(&g, t);
+    }
+    assert_eq!(g.repetitions(), 2);
+    g
+}
+
+#[test]
+fn a_losing_side_takes_a_draw_by_repetition() {
+    let blue = "a7 g7 g1 a1 b6 f6 f2";
+    let red = "d5 e4 d3 c4";
+    let g = before_a_third_repetition(blue, red, ["f2-f4", "d5-c5", "f4-f2", "c5-d5"]);
+    let draw = turn(&g, "c5-d5");
+    assert_eq!(draw.outcome().map(|o| o.reason), Some(Reason::Repetition));
+    for (level, r) in morris_levels(&g, &Level::ALL, 3) {
+        let r = r.unwrap();
+        assert_eq!(r.turn.to_string(), "c5-d5", "{level:?}: {r:?}");
+        assert_eq!(r.score, 0);
+    }
+}
+
+#[test]
+fn a_winning_side_avoids_a_draw_by_repetition() {
+    // The same shuffle with the colours of the pieces swapped: now Red has seven.
+    let g = before_a_third_repetition(
+        "d5 e4 d3 c4",
+        "a7 g7 g1 a1 b6 f6 f2",
+        ["d5-c5", "f2-f4", "c5-d5", "f4-f2"],
+    );
+    assert_eq!(g.to_move(), Player::Red);
+    let draw = turn(&g, "f4-f2");
+    assert_eq!(draw.outcome().map(|o| o.reason), Some(Reason::Repetition));
+    for (level, r) in morris_levels(&g, &Level::ALL, 3) {
+        let r = r.unwrap();
+        assert_ne!(r.turn.to_string(), "f4-f2", "{level:?}: {r:?}");
+        assert!(r.score > 100, "{level:?}: {r:?}");
+    }
+}
+
+#[test]
+fn a_pending_capture_is_answered_with_the_whole_turn() {
+    let g = crate::record::replay(Morris::new(), "a7 b6 d7 d6").unwrap();
+    let pending = g.play(crate::morris::Action::Place(
+        Point::from_name("g7").unwrap(),
+    ));
+    let pending = pending.unwrap();
+    assert_eq!(pending.phase(), Phase::Capture);
+    for (level, r) in morris_levels(&pending, &Level::ALL, 1) {
+        let r = r.unwrap();
+        assert_eq!(r.turn.from, None, "{level:?}");
+        assert_eq!(r.turn.to, Point::from_name("g7").unwrap());
+        assert!(r.turn.capture.is_some());
+        assert_eq!(pending.play_turn(r.turn).unwrap().turns(), 5);
+    }
+}
+
+#[test]
+fn a_single_legal_turn_is_played_without_searching() {
+    // Red's only move is d6-d5 (see the blocking test, Red to move).
+    let g = setup("a4 g4 b6 f6 e5", "a7 d7 g7 d6", Player::Red, 40, 100);
+    assert_eq!(g.legal_turns().len(), 1);
+    for (_, r) in morris_levels(&g, &Level::ALL, 1) {
+        let r = r.unwrap();
+        assert_eq!((r.turn.to_string().as_str(), r.nodes), ("d6-d5", 0));
+    }
+}
+
+#[test]
+fn finished_games_have_no_turn() {
+    let won = setup("a4 g4 b6 f6 c5", "a7 d7 g7 d6", Player::Blue, 40, 100);
+    let won = turn(&won, "c5-d5");
+    assert!(won.is_over());
+    for (_, r) in morris_levels(&won, &Level::ALL, 1) {
+        assert_eq!(r, Err(Illegal::GameOver));
+    }
+    let drawn = crate::record::replay(Morris::with_max_turns(1).unwrap(), "d6").unwrap();
+    let any = AnyGame::Morris(drawn);
+    assert_eq!(
+        choose(&any, Level::Medium, 0, &mut || false),
+        Err(Illegal::GameOver)
+    );
+    for g in meta_positions(3000, 8)
+        .iter()
+        .filter(|g| g.is_over())
+        .take(20)
+    {
+        for (_, r) in meta_levels(g, &Level::ALL, 1) {
+            assert_eq!(r, Err(Illegal::GameOver));
+        }
+    }
+}
+
+#[test]
+fn the_stop_check_ends_the_search_at_its_next_poll() {
+    let morris = crate::record::replay(Morris::new(), "d6 b4 f4 d2").unwrap();
+    let meta = crate::record::replay(Meta::new(), "e5 e4").unwrap();
+    for n in [0, 1, 7] {
+        let mut calls = 0;
+        let mut stop = || {
+            calls += 1;
+            calls > n
+        };
+        let limits = Level::Strong.limits(GameKind::Morris);
+        let r = search_morris(&morris, &limits, &mut stop, 1);
+        assert_legal(&morris, &r, "morris");
+        assert_eq!(calls, n + 1);
+        let nodes = r.unwrap().nodes;
+        assert!(nodes <= (n as u64 + 1) * 1024 + 16, "{n}: {nodes}");
+
+        let mut calls = 0;
+        let mut stop = || {
+            calls += 1;
+            calls > n
+        };
+        let limits = Level::Strong.limits(GameKind::Meta);
+        let r = search_meta(&meta, &limits, &mut stop, 1);
+        assert_legal(&meta, &r, "meta");
+        assert_eq!(calls, n + 1);
+        assert_eq!(r.unwrap().nodes, (n as u64 + 1) * 32);
+    }
+}
+
+#[test]
+fn fixed_levels_are_deterministic_for_a_seed_and_vary_with_it() {
+    let mut differs = [false, false];
+    for (i, g) in morris_positions(60, 11).iter().enumerate().step_by(3) {
+        for level in [Level::Beginner, Level::Easy, Level::Medium] {
+            let limits = level.limits(GameKind::Morris);
+            let a = search_morris(g, &limits, &mut || false, i as u64);
+            let b = search_morris(g, &limits, &mut || false, i as u64);
+            assert_eq!(a, b, "{level:?}");
+            let c = search_morris(g, &limits, &mut || false, i as u64 + 1000);
+            differs[0] |= a.ok().map(|r| r.turn) != c.ok().map(|r| r.turn);
+        }
+    }
+    for (i, g) in meta_positions(60, 12).iter().enumerate().step_by(3) {
+        for level in [Level::Beginner, Level::Easy, Level::Medium] {
+            let limits = level.limits(GameKind::Meta);
+            let a = search_meta(g, &limits, &mut || false, i as u64);
+            let b = search_meta(g, &limits, &mut || false, i as u64);
+            assert_eq!(a, b, "{level:?}");
+            let c = search_meta(g, &limits, &mut || false, i as u64 + 1000);
+            differs[1] |= a.ok().map(|r| r.turn) != c.ok().map(|r| r.turn);
+        }
+    }
+    assert_eq!(differs, [true, true]);
+}
+
+#[test]
+fn baselines_play_legal_turns() {
+    for (i, g) in morris_positions(400, 13).iter().enumerate() {
+        assert_legal(g, &alpha_beta_baseline(g, 2, i as u64), "ab2");
+    }
+    for (i, g) in meta_positions(400, 14).iter().enumerate() {
+        assert_legal(g, &uct_baseline(g, 200, i as u64), "uct200");
+    }
+}
+
+#[test]
+fn the_level_table_is_numbered_and_labelled() {
+    let labels: Vec<_> = LEVELS.iter().map(|s| s.label).collect();
+    assert_eq!(labels, ["Débutant", "Facile", "Moyen", "Fort"]);
+    for (i, level) in Level::ALL.into_iter().enumerate() {
+        assert_eq!(Level::from_number(i as u32 + 1), Some(level));
+        assert_eq!(level.spec().level, level);
+        assert_eq!(level.is_timed(), level == Level::Strong);
+        // Only the timed level has no budget of its own.
+        let budgeted = level.limits(GameKind::Meta).nodes < u64::MAX;
+        assert_eq!(budgeted, !level.is_timed());
+    }
+    assert_eq!(Level::from_number(0), None);
+    assert_eq!(Level::from_number(5), None);
+}
+
+#[test]
+fn random_turns_are_legal_and_seeded() {
+    let g = Morris::new();
+    let a = random_turn(&g, &mut Rng::new(5)).unwrap();
+    assert_eq!(a, random_turn(&g, &mut Rng::new(5)).unwrap());
+    assert!(g.legal_turns().contains(&a));
+    let mut rng = Rng::new(0);
+    let mut hits = [0u32; 10];
+    for _ in 0..10_000 {
+        hits[rng.below(10) as usize] += 1;
+    }
+    assert!(hits.iter().all(|&h| (800..1200).contains(&h)), "{hits:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_reachable_state_gets_a_legal_answer_from_any_seed(
+        choices in proptest::collection::vec(any::<u32>(), 0..120),
+        limit in 1u32..=120,
+        seed in any::<u64>(),
+        level in 1u32..=3,
+    ) {
+        let level = Level::from_number(level).unwrap();
+        let mut g = Morris::with_max_turns(limit).unwrap();
+        for &c in &choices {
+            let a = g.legal_actions();
+            if a.is_empty() {
+                break;
+            }
+            g = g.play(a[c as usize % a.len()]).unwrap();
+        }
+        assert_legal(&g, &search_morris(&g, &level.limits(GameKind::Morris), &mut || false, seed), "morris");
+        let mut m = Meta::new();
+        for &c in &choices {
+            let a = m.legal_turns();
+            if a.is_empty() {
+                break;
+            }
+            m = m.play(a[c as usize % a.len()]).unwrap();
+        }
+        assert_legal(&m, &search_meta(&m, &level.limits(GameKind::Meta), &mut || false, seed), "meta");
+    }
+}

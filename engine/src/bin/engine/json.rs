@@ -1,0 +1,203 @@
+//! The command line's JSON lines (see docs/cli.md), written through `serde_json`.
+//!
+//! The library stays free of JSON: these structs read the public accessors of the states and
+//! errors. Field order is the declaration order, and one formatter rule keeps the output as it
+//! always was: control characters other than `\n`, `\r` and `\t` are written `\u00XX` (serde's
+//! default would write backspace and form feed as `\b` and `\f`).
+
+use engine::meta::Meta;
+use engine::morris::Morris;
+use engine::record::TokenError;
+use engine::session::transcript::VerifyError;
+use engine::{AnyGame, Game};
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
+use std::io;
+
+/// The final state of a Morris game, as `replay` and `verify` print it.
+#[derive(Serialize)]
+struct MorrisState {
+    game: &'static str,
+    board: String,
+    reserves: [u8; 2],
+    to_move: usize,
+    turns: u32,
+    phase: &'static str,
+    winner: Option<usize>,
+    reason: Option<&'static str>,
+}
+
+/// The final state of an Ultimate tic-tac-toe game.
+#[derive(Serialize)]
+struct MetaState {
+    game: &'static str,
+    cells: String,
+    results: String,
+    to_move: usize,
+    required: Option<u8>,
+    moves: u8,
+    over: bool,
+    winner: Option<usize>,
+    line: Option<[u8; 3]>,
+}
+
+/// A record token that does not parse or is not legal.
+#[derive(Serialize)]
+struct IllegalToken<'a> {
+    error: &'static str,
+    index: usize,
+    token: &'a str,
+    message: String,
+}
+
+/// A bad transcript entry.
+#[derive(Serialize)]
+struct InvalidEntry<'a> {
+    error: &'static str,
+    entry: usize,
+    message: &'a str,
+}
+
+/// `engine ai` on a finished game.
+#[derive(Serialize)]
+struct GameOver {
+    error: &'static str,
+    turns: u32,
+    winner: Option<usize>,
+    reason: &'static str,
+    message: &'static str,
+}
+
+/// Compact JSON with `\u00XX` for every control character but `\n`, `\r` and `\t`.
+struct Compact;
+
+impl Formatter for Compact {
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        escape: CharEscape,
+    ) -> io::Result<()> {
+        match escape {
+            CharEscape::Backspace => writer.write_all(b"\\u0008"),
+            CharEscape::FormFeed => writer.write_all(b"\\u000c"),
+            other => CompactFormatter.write_char_escape(writer, other),
+        }
+    }
+}
+
+fn to_line<T: Serialize>(value: &T) -> String {
+    let mut out = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Compact);
+    value
+        .serialize(&mut ser)
+        .expect("these structs always serialise");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// `{"game":"morris","board":…,"reserves":[b,r],"to_move":…,"turns":…,"phase":…,"winner":…,"reason":…}`.
+fn morris(g: &Morris) -> String {
+    let outcome = g.outcome();
+    to_line(&MorrisState {
+        game: "morris",
+        board: g.board_string(),
+        reserves: [
+            g.reserve(engine::Player::Blue),
+            g.reserve(engine::Player::Red),
+        ],
+        to_move: g.to_move().index(),
+        turns: g.turns(),
+        phase: g.phase().as_str(),
+        winner: outcome.and_then(|o| o.winner).map(|w| w.index()),
+        reason: outcome.map(|o| o.reason.as_str()),
+    })
+}
+
+/// `{"game":"meta","cells":…,"results":…,"to_move":…,"required":…,"moves":…,"over":…,"winner":…,"line":…}`.
+fn meta(g: &Meta) -> String {
+    let outcome = g.outcome();
+    to_line(&MetaState {
+        game: "meta",
+        cells: g.cells_string(),
+        results: g.results_string(),
+        to_move: g.to_move().index(),
+        required: g.required_board(),
+        moves: g.moves(),
+        over: outcome.is_some(),
+        winner: outcome.and_then(|o| o.winner).map(|w| w.index()),
+        line: g.winning_line(),
+    })
+}
+
+/// The final-state line of either game.
+pub fn state(g: &AnyGame) -> String {
+    match g {
+        AnyGame::Morris(g) => morris(g),
+        AnyGame::Meta(g) => meta(g),
+    }
+}
+
+/// `{"error":"illegal","index":k,"token":"…","message":"…"}`.
+pub fn illegal(e: &TokenError) -> String {
+    to_line(&IllegalToken {
+        error: "illegal",
+        index: e.index,
+        token: &e.token,
+        message: e.kind.to_string(),
+    })
+}
+
+/// `{"error":"invalid","entry":k,"message":"…"}`.
+pub fn invalid(e: &VerifyError) -> String {
+    to_line(&InvalidEntry {
+        error: "invalid",
+        entry: e.entry,
+        message: &e.message,
+    })
+}
+
+/// `{"error":"over","turns":n,"winner":null|0|1,"reason":"…","message":"the game is over"}`,
+/// or `None` while the game goes on.
+pub fn over(g: &AnyGame) -> Option<String> {
+    let o = g.outcome()?;
+    Some(to_line(&GameOver {
+        error: "over",
+        turns: g.turns(),
+        winner: o.winner.map(|w| w.index()),
+        reason: o.reason.as_str(),
+        message: "the game is over",
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_escape_every_control_character_as_before() {
+        let e = TokenError {
+            index: 3,
+            token: "a\"b\\c\nd\u{1}\u{8}\u{c}\té\u{7f}".into(),
+            kind: engine::record::TokenErrorKind::Parse(engine::ParseError { expected: "x" }),
+        };
+        assert_eq!(
+            illegal(&e),
+            r#"{"error":"illegal","index":3,"token":"a\"b\\c\nd\u0001\u0008\u000c\té"#.to_string()
+                + "\u{7f}\",\"message\":\"not valid notation: expected x\"}"
+        );
+    }
+
+    #[test]
+    fn states_have_the_documented_fields_in_order() {
+        assert_eq!(
+            morris(&Morris::new()),
+            r#"{"game":"morris","board":"........................","reserves":[9,9],"to_move":0,"turns":0,"phase":"play","winner":null,"reason":null}"#
+        );
+        assert_eq!(
+            meta(&Meta::new()),
+            format!(
+                r#"{{"game":"meta","cells":"{}","results":".........","to_move":0,"required":null,"moves":0,"over":false,"winner":null,"line":null}}"#,
+                ".".repeat(81)
+            )
+        );
+    }
+}

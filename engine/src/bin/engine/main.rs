@@ -1,0 +1,370 @@
+//! The engine's command line: perft counts, record replay, transcript verification, the
+//! computer opponent and matches between players. The contract (arguments, output lines, JSON
+//! shapes, exit codes) is docs/cli.md.
+//!
+//! ```text
+//! engine perft morris <depth> [--max-turns N]
+//! engine perft meta <depth>
+//! engine replay morris [--max-turns N] < record
+//! engine replay meta < record
+//! engine verify < transcript
+//! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
+//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
+//! ```
+
+mod json;
+mod play;
+
+use engine::ai::Level;
+use engine::{record, AnyGame, GameKind};
+use play::{Contender, Match};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "\
+usage:
+  engine perft morris <depth> [--max-turns N]   leaf count after <depth> turns (last line)
+  engine perft meta <depth>
+  engine replay morris [--max-turns N] < record  final state as one JSON line
+  engine replay meta < record
+  engine verify < transcript                     checks an exported signed transcript
+  engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
+                                                 the computer's turn (last line)
+  engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
+                                                 P: 1-4, random, abN (morris), uctN (meta)
+
+A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
+meta: e5); lines starting with '[' are headers. --max-turns is 1-500 (default 100).
+--movetime bounds level 4 (default 1000 ms); --seed defaults to 0, --games to 2.
+Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
+The full contract: docs/cli.md.";
+
+enum Command {
+    Perft {
+        kind: GameKind,
+        depth: u32,
+    },
+    Replay {
+        kind: GameKind,
+    },
+    Verify,
+    Ai {
+        kind: GameKind,
+        level: Level,
+    },
+    Match {
+        kind: GameKind,
+        a: Contender,
+        b: Contender,
+        games: u32,
+    },
+}
+
+struct Args {
+    command: Command,
+    max_turns: Option<u32>,
+    seed: u64,
+    movetime: Duration,
+}
+
+/// What the arguments ask for: the usage text, or a command.
+enum Parsed {
+    Help,
+    Run(Args),
+}
+
+/// Options as given, before the command says which apply.
+#[derive(Default)]
+struct Options {
+    max_turns: Option<u32>,
+    level: Option<String>,
+    seed: Option<u64>,
+    movetime: Option<u64>,
+    a: Option<String>,
+    b: Option<String>,
+    games: Option<u32>,
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: OsString) -> Result<T, String> {
+    let v = v.to_string_lossy();
+    v.parse()
+        .map_err(|_| format!("--{name}: not a number: {v:?}"))
+}
+
+fn value(parser: &mut lexopt::Parser) -> Result<OsString, String> {
+    parser.value().map_err(|e| e.to_string())
+}
+
+fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(argv);
+    let mut positional: Vec<String> = Vec::new();
+    let mut o = Options::default();
+    let text = |v: OsString| v.into_string().map_err(|v| format!("not UTF-8: {v:?}"));
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Parsed::Help),
+            Long("max-turns") => {
+                let n = number("max-turns", value(&mut parser)?)?;
+                engine::morris::check_max_turns(n).map_err(|e| e.to_string())?;
+                o.max_turns = Some(n);
+            }
+            Long("level") => o.level = Some(text(value(&mut parser)?)?),
+            Long("seed") => o.seed = Some(number("seed", value(&mut parser)?)?),
+            Long("movetime") => o.movetime = Some(number("movetime", value(&mut parser)?)?),
+            Long("a") => o.a = Some(text(value(&mut parser)?)?),
+            Long("b") => o.b = Some(text(value(&mut parser)?)?),
+            Long("games") => o.games = Some(number("games", value(&mut parser)?)?),
+            Value(v) => positional.push(text(v)?),
+            _ => return Err(arg.unexpected().to_string()),
+        }
+    }
+    let kind = |name: Option<&String>| {
+        name.and_then(|n| GameKind::from_name(n))
+            .ok_or_else(|| "name the game: morris or meta".to_string())
+    };
+    let no_more = |n: usize, what: &str| {
+        if positional.len() > n {
+            Err(format!("too many arguments{what}"))
+        } else {
+            Ok(())
+        }
+    };
+    const STDIN: &str = " (the record is read from standard input)";
+    // Which options each command takes, besides --max-turns for morris.
+    let (command, allowed): (Command, &[&str]) = match positional.first().map(String::as_str) {
+        Some("perft") => {
+            let kind = kind(positional.get(1))?;
+            let depth = positional
+                .get(2)
+                .ok_or("perft needs a depth")?
+                .parse()
+                .map_err(|_| "the depth must be a whole number".to_string())?;
+            no_more(3, "")?;
+            (Command::Perft { kind, depth }, &[])
+        }
+        Some("replay") => {
+            let kind = kind(positional.get(1))?;
+            no_more(2, STDIN)?;
+            (Command::Replay { kind }, &[])
+        }
+        Some("verify") => {
+            if positional.len() > 1 || o.max_turns.is_some() {
+                return Err(
+                    "verify takes no argument (the transcript is read from standard input)".into(),
+                );
+            }
+            (Command::Verify, &[])
+        }
+        Some("ai") => {
+            let kind = kind(positional.get(1))?;
+            no_more(2, STDIN)?;
+            let level = o
+                .level
+                .as_deref()
+                .ok_or("ai needs --level 1-4")?
+                .parse()
+                .ok()
+                .and_then(Level::from_number)
+                .ok_or("--level: 1, 2, 3 or 4")?;
+            if o.movetime.is_some() && !level.is_timed() {
+                return Err("--movetime applies to level 4 only".into());
+            }
+            (Command::Ai { kind, level }, &["level", "seed", "movetime"])
+        }
+        Some("match") => {
+            let kind = kind(positional.get(1))?;
+            no_more(2, "")?;
+            let player = |p: &Option<String>, name: &str| {
+                Contender::parse(p.as_deref().ok_or(format!("match needs --{name}"))?, kind)
+            };
+            let (a, b) = (player(&o.a, "a")?, player(&o.b, "b")?);
+            let games = o.games.unwrap_or(2);
+            if games == 0 {
+                return Err("--games: at least 1".into());
+            }
+            let command = Command::Match { kind, a, b, games };
+            (command, &["a", "b", "games", "seed", "movetime"])
+        }
+        Some(other) => return Err(format!("unknown command {other:?}")),
+        None => return Err(String::new()),
+    };
+    let given = [
+        ("level", o.level.is_some()),
+        ("seed", o.seed.is_some()),
+        ("movetime", o.movetime.is_some()),
+        ("a", o.a.is_some()),
+        ("b", o.b.is_some()),
+        ("games", o.games.is_some()),
+    ];
+    if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
+        return Err(format!("--{name} does not apply to this command"));
+    }
+    let game = match command {
+        Command::Perft { kind, .. }
+        | Command::Replay { kind }
+        | Command::Ai { kind, .. }
+        | Command::Match { kind, .. } => Some(kind),
+        Command::Verify => None,
+    };
+    if game == Some(GameKind::Meta) && o.max_turns.is_some() {
+        return Err("--max-turns applies to morris only".into());
+    }
+    Ok(Parsed::Run(Args {
+        command,
+        max_turns: o.max_turns,
+        seed: o.seed.unwrap_or(0),
+        movetime: Duration::from_millis(o.movetime.unwrap_or(1000)),
+    }))
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Parsed::Run(a)) => a,
+        Ok(Parsed::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(msg) => {
+            if !msg.is_empty() {
+                eprintln!("engine: {msg}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let max_turns = args
+        .max_turns
+        .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32);
+    let new_game = |kind| match AnyGame::new(kind, max_turns) {
+        Ok(g) => Ok(g),
+        Err(e) => {
+            eprintln!("engine: {e}");
+            Err(ExitCode::from(2))
+        }
+    };
+    match args.command {
+        Command::Verify => verify(),
+        Command::Perft { kind, depth } => {
+            let start = match new_game(kind) {
+                Ok(g) => g,
+                Err(code) => return code,
+            };
+            let t = Instant::now();
+            let count = match &start {
+                AnyGame::Morris(g) => engine::morris::perft::perft(g, depth),
+                AnyGame::Meta(g) => engine::meta::perft::perft(g, depth),
+            };
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "perft {} {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)",
+                kind.as_str(),
+                count as f64 / secs.max(1e-9) / 1e6
+            );
+            print_line(&count.to_string(), ExitCode::SUCCESS)
+        }
+        Command::Replay { kind } => {
+            let game = match new_game(kind).and_then(read_record) {
+                Ok(g) => g,
+                Err(code) => return code,
+            };
+            print_line(&json::state(&game), ExitCode::SUCCESS)
+        }
+        Command::Ai { kind, level } => {
+            let game = match new_game(kind).and_then(read_record) {
+                Ok(g) => g,
+                Err(code) => return code,
+            };
+            if let Some(line) = json::over(&game) {
+                return print_line(&line, ExitCode::from(1));
+            }
+            let t = Instant::now();
+            let r = play::think(&game, level, args.seed, args.movetime)
+                .expect("a game not over has a turn");
+            eprintln!("time {} ms", t.elapsed().as_millis());
+            print_line(
+                &format!("{}\n{}", play::info(&r), r.turn),
+                ExitCode::SUCCESS,
+            )
+        }
+        Command::Match { kind, a, b, games } => {
+            let m = Match {
+                kind,
+                max_turns,
+                a,
+                b,
+                games,
+                movetime: args.movetime,
+                seed: args.seed,
+            };
+            match m.run(&mut std::io::stdout().lock()) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(2),
+            }
+        }
+    }
+}
+
+/// Plays the record on standard input from `start`: the final state, or, after printing the
+/// error line for its first bad token, the exit code.
+fn read_record(start: AnyGame) -> Result<AnyGame, ExitCode> {
+    let bytes = read_stdin().ok_or(ExitCode::from(2))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut game = start;
+    for (index, token) in record::tokens(&text).enumerate() {
+        game = game.play_token(token).map_err(|e| {
+            let e = record::TokenError { index, ..e };
+            print_line(&json::illegal(&e), ExitCode::from(1))
+        })?;
+    }
+    Ok(game)
+}
+
+fn read_stdin() -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    match std::io::stdin().read_to_end(&mut bytes) {
+        Ok(_) => Some(bytes),
+        Err(e) => {
+            eprintln!("engine: cannot read standard input: {e}");
+            None
+        }
+    }
+}
+
+fn print_line(line: &str, code: ExitCode) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe is not the input's fault: report it without panicking.
+    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    code
+}
+
+/// `engine verify`: the final-state JSON of the transcript's current game, or its first bad
+/// entry.
+fn verify() -> ExitCode {
+    use engine::session::transcript::{self, VerifyError};
+    let Some(bytes) = read_stdin() else {
+        return ExitCode::from(2);
+    };
+    let result = match std::str::from_utf8(&bytes) {
+        Ok(text) => transcript::verify(text),
+        Err(_) => Err(VerifyError {
+            entry: 0,
+            message: "not UTF-8 text".into(),
+        }),
+    };
+    let bad = |e: &VerifyError| print_line(&json::invalid(e), ExitCode::from(1));
+    match result {
+        Ok(v) => match v.game() {
+            Some(g) => print_line(&json::state(g), ExitCode::SUCCESS),
+            None => bad(&VerifyError {
+                entry: 0,
+                message: "no game in the transcript".into(),
+            }),
+        },
+        Err(e) => bad(&e),
+    }
+}

@@ -1,0 +1,221 @@
+//! `engine ai` (one turn for the game on standard input) and `engine match` (two players over
+//! many games). See docs/cli.md.
+
+use engine::ai::{self, AnyTurn, Level, Rng, SearchResult};
+use engine::{AnyGame, GameKind, Illegal, Player};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A player of `engine match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// A level of the computer opponent.
+    Level(Level),
+    /// A uniformly random legal turn.
+    Random,
+    /// Morris baseline: plain alpha-beta of this depth (`ab4`).
+    AlphaBeta(u32),
+    /// Ultimate tic-tac-toe baseline: plain UCT with this many playouts (`uct20000`).
+    Uct(u64),
+}
+
+impl Contender {
+    /// `1`–`4`, `random`, `ab<depth>` (Morris) or `uct<playouts>` (Ultimate tic-tac-toe).
+    pub fn parse(s: &str, kind: GameKind) -> Result<Contender, String> {
+        let bad = || {
+            format!(
+                "unknown player {s:?}: 1-4, random, {}",
+                match kind {
+                    GameKind::Morris => "or ab<depth> such as ab4",
+                    GameKind::Meta => "or uct<playouts> such as uct20000",
+                }
+            )
+        };
+        if s == "random" {
+            return Ok(Contender::Random);
+        }
+        if let Some(level) = s.parse().ok().and_then(Level::from_number) {
+            return Ok(Contender::Level(level));
+        }
+        match (kind, s.strip_prefix("ab"), s.strip_prefix("uct")) {
+            (GameKind::Morris, Some(d), _) => match d.parse() {
+                Ok(d @ 1..=12) => Ok(Contender::AlphaBeta(d)),
+                _ => Err(bad()),
+            },
+            (GameKind::Meta, _, Some(n)) => match n.parse() {
+                Ok(n @ 1..=100_000_000) => Ok(Contender::Uct(n)),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+
+    /// The player's turn; `movetime` bounds level 4.
+    fn pick(self, game: &AnyGame, seed: u64, movetime: Duration) -> Result<AnyTurn, Illegal> {
+        match (self, game) {
+            (Contender::Level(level), _) => Ok(think(game, level, seed, movetime)?.turn),
+            (Contender::Random, AnyGame::Morris(g)) => {
+                ai::random_turn(g, &mut Rng::new(seed)).map(AnyTurn::Morris)
+            }
+            (Contender::Random, AnyGame::Meta(g)) => {
+                ai::random_turn(g, &mut Rng::new(seed)).map(AnyTurn::Meta)
+            }
+            (Contender::AlphaBeta(depth), AnyGame::Morris(g)) => Ok(AnyTurn::Morris(
+                ai::alpha_beta_baseline(g, depth, seed)?.turn,
+            )),
+            (Contender::Uct(n), AnyGame::Meta(g)) => {
+                Ok(AnyTurn::Meta(ai::uct_baseline(g, n, seed)?.turn))
+            }
+            _ => unreachable!("players are parsed for their game"),
+        }
+    }
+}
+
+impl fmt::Display for Contender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contender::Level(l) => write!(f, "{} ({})", l.number(), l.spec().label),
+            Contender::Random => f.write_str("random"),
+            Contender::AlphaBeta(d) => write!(f, "ab{d}"),
+            Contender::Uct(n) => write!(f, "uct{n}"),
+        }
+    }
+}
+
+/// One search at a level; level 4 stops when `movetime` has passed.
+pub fn think(
+    game: &AnyGame,
+    level: Level,
+    seed: u64,
+    movetime: Duration,
+) -> Result<SearchResult<AnyTurn>, Illegal> {
+    let start = Instant::now();
+    let mut stop = || level.is_timed() && start.elapsed() >= movetime;
+    ai::choose(game, level, seed, &mut stop)
+}
+
+/// The free-form line `engine ai` prints before its answer.
+pub fn info(r: &SearchResult<AnyTurn>) -> String {
+    let pv: Vec<String> = r.pv.iter().map(|t| t.to_string()).collect();
+    format!(
+        "info depth {} score {} nodes {} pv {}",
+        r.depth,
+        r.score,
+        r.nodes,
+        pv.join(" ")
+    )
+}
+
+/// Tally of a match from player A's side.
+#[derive(Default)]
+pub struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Tally {
+    /// A's score: a win 1, a draw ½, in percent.
+    pub fn percent(&self) -> f64 {
+        let n = self.wins + self.draws + self.losses;
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
+        }
+    }
+}
+
+/// The settings of `engine match`.
+pub struct Match {
+    pub kind: GameKind,
+    pub max_turns: u32,
+    pub a: Contender,
+    pub b: Contender,
+    pub games: u32,
+    pub movetime: Duration,
+    pub seed: u64,
+}
+
+/// Random turns that start each pair of games, so that games differ.
+const OPENING_TURNS: u32 = 2;
+
+impl Match {
+    /// Plays the games, printing one line per game, and returns the tally.
+    pub fn run(&self, out: &mut impl std::io::Write) -> std::io::Result<Tally> {
+        let mut tally = Tally::default();
+        for game_index in 0..self.games {
+            // Each opening is played twice, A taking Blue, then Red.
+            let pair = game_index / 2;
+            let a_colour = if game_index % 2 == 0 {
+                Player::Blue
+            } else {
+                Player::Red
+            };
+            let mut rng = Rng::new(self.seed ^ (pair as u64).wrapping_mul(0x9e37_79b9));
+            let mut game = AnyGame::new(self.kind, self.max_turns).expect("limit checked");
+            let mut record = Vec::new();
+            for _ in 0..OPENING_TURNS {
+                if game.is_over() {
+                    break;
+                }
+                let t = Contender::Random.pick(&game, rng.next_u64(), self.movetime);
+                let t = t.expect("a game not over has a turn");
+                game = game.play_token(&t.to_string()).expect("a legal turn");
+                record.push(t.to_string());
+            }
+            let started = Instant::now();
+            while !game.is_over() {
+                let mover = game.to_move();
+                let player = if mover == a_colour { self.a } else { self.b };
+                let seed = self.seed ^ rng.next_u64();
+                let t = player
+                    .pick(&game, seed, self.movetime)
+                    .expect("a game not over has a turn");
+                let token = t.to_string();
+                game = match game.play_token(&token) {
+                    Ok(g) => g,
+                    Err(e) => panic!("{player} chose an illegal turn {token}: {e}"),
+                };
+                record.push(token);
+            }
+            let outcome = game.outcome().expect("the loop ends on a finished game");
+            let result = match outcome.winner {
+                None => {
+                    tally.draws += 1;
+                    "draw"
+                }
+                Some(w) if w == a_colour => {
+                    tally.wins += 1;
+                    "A wins"
+                }
+                Some(_) => {
+                    tally.losses += 1;
+                    "B wins"
+                }
+            };
+            writeln!(
+                out,
+                "game {} A={} {}: {result} ({}, {} turns, {:.1} s) {}",
+                game_index + 1,
+                if a_colour == Player::Blue {
+                    "blue"
+                } else {
+                    "red"
+                },
+                self.kind.as_str(),
+                outcome.reason.as_str(),
+                game.turns(),
+                started.elapsed().as_secs_f64(),
+                record.join(" "),
+            )?;
+        }
+        writeln!(
+            out,
+            "A = {}, B = {}: {} games, A +{} ={} -{}",
+            self.a, self.b, self.games, tally.wins, tally.draws, tally.losses
+        )?;
+        writeln!(out, "score {:.1} %", tally.percent())?;
+        Ok(tally)
+    }
+}
