@@ -165,14 +165,36 @@ proptest! {
     }
 
     #[test]
-    fn every_action_of_either_game_applies_through_any_game(
+    fn every_turn_and_step_of_either_game_applies_through_any_game(
         choices in proptest::collection::vec(any::<u32>(), 0..200),
     ) {
-        let (g, _, _) = random_morris(100, &choices);
-        let any = engine::AnyGame::Morris(g.clone());
-        for t in g.legal_turns() {
-            let next = any.play_token(&t.to_string()).unwrap();
-            prop_assert_eq!(next.turns(), g.turns() + 1);
+        use engine::table::Playable;
+        use engine::{AnyGame, Step};
+        let (m, _, _) = random_morris(100, &choices);
+        let (u, _, _) = random_meta(&choices);
+        // Whole turns, as records write them: the same states through AnyGame as directly.
+        let morris = AnyGame::Morris(m.clone());
+        for t in m.legal_turns() {
+            let direct = AnyGame::Morris(m.play_turn(t).unwrap());
+            prop_assert_eq!(morris.play_token(&t.to_string()).unwrap(), direct);
+        }
+        let meta = AnyGame::Meta(u);
+        for c in u.legal_turns() {
+            let direct = AnyGame::Meta(u.play_turn(c).unwrap());
+            prop_assert_eq!(meta.play_token(&c.to_string()).unwrap(), direct);
+        }
+        // Steps, as the network carries them: every legal step, and only those.
+        let steps = Step::legal(&morris);
+        prop_assert_eq!(steps.len(), m.legal_actions().len());
+        for (step, action) in steps.iter().zip(m.legal_actions()) {
+            prop_assert_eq!(morris.play_step(*step).unwrap(), AnyGame::Morris(m.play(action).unwrap()));
+            prop_assert!(meta.play_step(*step).is_err(), "a Morris step is no UTTT move");
+        }
+        let steps = Step::legal(&meta);
+        prop_assert_eq!(steps.len(), u.legal_actions().len());
+        for (step, cell) in steps.iter().zip(u.legal_actions()) {
+            prop_assert_eq!(meta.play_step(*step).unwrap(), AnyGame::Meta(u.play(cell).unwrap()));
+            prop_assert!(morris.play_step(*step).is_err(), "a UTTT move is no Morris step");
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The relay: one HTTP server that serves the built web client and the matchbox signalling
-//! endpoint that introduces two browsers to each other (SPEC.md §7).
+//! endpoint that introduces two browsers to each other (docs/self-hosting.md).
 //!
 //! - `GET /ws/{room}` upgrades to a websocket speaking matchbox's full-mesh protocol, so the stock
 //!   `matchbox_socket` client pointed at `ws://HOST/ws/ROOM` works unchanged. The relay keeps

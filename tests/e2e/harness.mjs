@@ -69,7 +69,7 @@ export const MORRIS_GAME = 'd5 g1 c3 g7 c4 a4 c5xa4 a1 e5xg7 d1xd5 d5xa1 a1xd5 d
 export const META_GAME = 'd2 b4 d1 b3 e9 d9 c9 h9 d7 a1 b1 d3 a7 a2 a5 b5 f6 g9 b9 d8 c4 h3 e8 e4 e2 d6 '
   + 'a9 h7 f3 h8 d5 b6 f9 a3 g3 h5 f5 i6 i2 g5 h1 h2 d4 g2 g4 i1 g1 i5 i3 e5 e6 f4';
 
-// Morris point names by index (SPEC §2) and their board coordinates.
+// Morris point names by index (docs/rules.md) and their board coordinates.
 export const MORRIS_NAMES = ['a7', 'd7', 'g7', 'g4', 'g1', 'd1', 'a1', 'a4', 'b6', 'd6', 'f6', 'f4',
   'f2', 'd2', 'b2', 'b4', 'c5', 'd5', 'e5', 'e4', 'e3', 'd3', 'c3', 'c4'];
 export const point = (name) => {

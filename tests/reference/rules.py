@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference rules for Nine Men's Morris and Ultimate tic-tac-toe.
 
-Written from SPEC.md sections 2-4 only, to cross-check the Rust engine's
+Written from docs/rules.md and docs/cli.md only, to cross-check the Rust engine's
 `replay` and `perft` commands. Standard library only.
 
     python3 rules.py replay morris [--max-turns N] < record
@@ -21,7 +21,7 @@ import sys
 # Records
 # ---------------------------------------------------------------------------
 
-# ASCII whitespace as SPEC/brief define it: space, \t, \n, \r, \x0c (not \x0b).
+# ASCII whitespace as docs/rules.md defines it: space, \t, \n, \r, \x0c (not \x0b).
 _WS = ' \t\r\n\x0c'
 _WS_SPLIT = re.compile(r'[ \t\r\n\x0c]+')
 

@@ -1,4 +1,4 @@
-//! Ultimate tic-tac-toe as played here (SPEC §3).
+//! Ultimate tic-tac-toe as played here (docs/rules.md).
 //!
 //! Nine small boards in a big one, boards and cells numbered 0–8 row by row. Playing in cell *c*
 //! sends the opponent to board *c*; when that board is closed (won or full) **after** the move,

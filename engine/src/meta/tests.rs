@@ -1,4 +1,4 @@
-//! One named test per rule of SPEC §3, including the seed's validation list: 81 first moves,
+//! One named test per rule of docs/rules.md, including the seed's validation list: 81 first moves,
 //! sending, validation and immutability, the eight local and global lines for both players,
 //! closing and local draws, freed constraint, victory on the last move, global draw, earlier
 //! states, keyboard crossing the small boards, and twenty complete deterministic games.

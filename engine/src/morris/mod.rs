@@ -1,4 +1,4 @@
-//! Nine Men's Morris as played here (SPEC §2).
+//! Nine Men's Morris as played here (docs/rules.md).
 //!
 //! A turn places a piece (while the mover's reserve is not empty) or moves one to an adjacent
 //! empty point (flying anywhere with exactly three pieces once placement is over). When the piece

@@ -1,4 +1,4 @@
-//! One named test per rule of SPEC §2, including the seed's validation list: geometry, placement,
+//! One named test per rule of docs/rules.md, including the seed's validation list: geometry, placement,
 //! captures and protection, double mill, immutability, moves, flying, re-formed mill, losses by
 //! capture and by blocking, victory before the limit, limit after a capture, repetition.
 
