@@ -2,7 +2,8 @@
 // relay and play over a real WebRTC data channel. Complete Morris and Méta Morpion games through
 // an invite link, a reload during a pending capture, undo declined then accepted, a rematch
 // that alternates the first player, the exported transcript checked by `engine verify`, a join
-// by short code, a relay restart mid-game, a copied tab, the error pages (malformed link, other
+// by short code, a relay restart mid-game, a copied tab refused by the relay and a fork caught by
+// the sessions, the error pages (malformed link, other
 // game, full room, expired room), screenshots, and the
 // figures: navigation → data channel open, and move → opponent's board updated.
 import { test, before, after } from 'node:test';
@@ -297,7 +298,8 @@ test('join by code; malformed link, other game and full room get clear messages'
   await watchBoard(g.page);
   await playTurn(h.page, g.page, ['[data-cell="40"]'], 'data-cell', 81, 'XO');
 
-  // A copy of the guest's tab (same keys) cannot take the seat: the room is full.
+  // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
+  // relay says the room is full.
   const saved = await g.page.evaluate(() => sessionStorage.getItem('meta-morpion-online-seat-v1'));
   assert.ok(saved && /^[0-9a-f]+$/.test(saved));
   const copy = await player();
@@ -306,12 +308,37 @@ test('join by code; malformed link, other game and full room get clear messages'
   await copy.page.goto(g.page.url());
   await copy.page.locator('[data-room-full]').waitFor({ timeout: 20000 });
   await copy.context.close();
-  await playTurn(g.page, h.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
 
   // A third visitor with the full link: the room is full.
   await third.page.goto(link);
   await third.page.locator('[data-room-full]').getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
   await screenshot(third.page, 'remote-room-full-desktop');
+
+  // Another copy, kept off the network (its request for the relay's ICE servers is held), writes
+  // for the guest's seat — it resigns — while the real guest plays its move. When the guest has
+  // gone and the copy reaches the host, both sessions find two signed entries with one number:
+  // a fork, proved by signatures, and the game is suspended on both sides.
+  const forked = await player();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await forked.page.route('**/ice-servers', async (route) => { await held; await route.continue(); });
+  await forked.page.goto(`${relay.url}/`);
+  await forked.page.evaluate((v) => sessionStorage.setItem('meta-morpion-online-seat-v1', v), saved);
+  await forked.page.goto(g.page.url());
+  await forked.page.locator('[data-cell="40"][data-piece]').waitFor();
+  await forked.page.getByRole('button', { name: 'Abandonner' }).click();
+  await forked.page.getByRole('dialog').getByRole('button', { name: 'Abandonner' }).click();
+  await forked.page.locator('[data-status="won"][data-winner="0"]').waitFor();
+  await playTurn(g.page, h.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
+  await g.context.close();
+  await h.page.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
+  release();
+  await h.page.getByText('Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue.').waitFor({ timeout: 20000 });
+  await forked.page.getByText('Votre place est utilisée dans un autre onglet : la partie est suspendue.').waitFor({ timeout: 20000 });
+  assert.equal(await h.page.getByRole('button', { name: 'Abandonner' }).count(), 0, 'no game buttons while suspended');
+  await screenshot(h.page, 'remote-fork-desktop');
+  await forked.context.close();
+
 
   // The same link on the other game's page, and a damaged link.
   const wrong = link.replace('/meta-morpion/salon', '/moulin/salon');
@@ -332,5 +359,5 @@ test('join by code; malformed link, other game and full room get clear messages'
   await third.page.getByRole('dialog').getByRole('button', { name: 'Quitter le salon' }).click();
   await third.page.locator('[data-presence="left"]').waitFor();
   for (const p of [h, g, third]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|409|Failed to load/.test(e)), []);
-  for (const p of [h, g, third]) await p.context.close();
+  for (const p of [h, third]) await p.context.close();
 });

@@ -287,6 +287,11 @@ impl Session {
         self.forked || self.room().incompatible.is_some()
     }
 
+    /// The seat whose key signed two entries with one number (a copied tab), if one did.
+    pub fn forked_seat(&self) -> Option<Seat> {
+        self.chains.forks.first().map(|(e, _)| e.seat())
+    }
+
     /// Fork proofs: pairs of conflicting signed entries.
     pub fn fork_proofs(&self) -> &[(Entry, Entry)] {
         &self.chains.forks

@@ -223,14 +223,16 @@ impl<P: Copy + Eq> RoomModel<P> {
                     self.local.selected = None;
                 }
             }
-            SessionEvent::Refused { seat, why, .. }
-                if seat == me && matches!(why, Refusal::Intruder | Refusal::Fork) =>
-            {
-                self.taken = true;
-            }
-            // An entry ahead of a gap is kept aside until the gap fills: not a fault.
             SessionEvent::Refused {
-                why: Refusal::Gap, ..
+                seat,
+                why: Refusal::Intruder,
+                ..
+            } if seat == me => self.taken = true,
+            // An entry ahead of a gap is kept aside until the gap fills: not a fault. A fork
+            // has its own status line.
+            SessionEvent::Refused {
+                why: Refusal::Gap | Refusal::Fork,
+                ..
             } => {}
             SessionEvent::Refused { .. }
             | SessionEvent::Void { .. }

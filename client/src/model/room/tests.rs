@@ -329,3 +329,34 @@ fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
         Some(engine::session::Ending::Left(engine::session::Seat::Guest))
     );
 }
+
+#[test]
+fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    // A copy of the guest's tab, restored from its storage, resigns; the guest itself plays.
+    let saved = engine::session::Saved::from_text(&p.session(1).save_text()).unwrap();
+    let mut copy = Session::restore(saved).unwrap();
+    let resign = copy.act(engine::session::Command::Resign, p.now).unwrap();
+    p.ui(1, Event::Cell(cell("d5")));
+    for e in resign {
+        if let engine::session::Effect::Send(bytes) = e {
+            p.input(0, Net::Packet(1, bytes));
+        }
+    }
+    let host = p.view(0);
+    assert_eq!(
+        host.status,
+        "Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue."
+    );
+    assert_eq!(host.buttons, None, "no game buttons while suspended");
+    assert!(matches!(
+        host.board,
+        view::BoardView::Meta { frozen: true, .. }
+    ));
+    assert!(host.players.unwrap().iter().all(|c| !c.active));
+    assert!(
+        !host.taken && host.notice.is_none(),
+        "the status says it all"
+    );
+}

@@ -152,9 +152,13 @@ pub fn status(s: &Session) -> String {
         return "Votre adversaire utilise une autre version du site : rechargez la page."
             .to_string();
     }
-    if s.forked() {
-        return "Votre place est utilisée dans un autre onglet : la partie est suspendue."
-            .to_string();
+    if let Some(seat) = s.forked_seat() {
+        return if seat == s.seat() {
+            "Votre place est utilisée dans un autre onglet : la partie est suspendue."
+        } else {
+            "Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue."
+        }
+        .to_string();
     }
     let Some(g) = s.game() else {
         return "Connexion à l'hôte du salon…".to_string();

@@ -300,7 +300,7 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     fn players(&self, g: &AnyGame) -> [PlayerView; 2] {
         let s = self.session();
-        let in_progress = s.room().in_progress();
+        let in_progress = s.room().in_progress() && !s.suspended();
         let card = |p: Player| {
             let shape = match (g, p) {
                 (AnyGame::Morris(_), _) => "",
@@ -330,7 +330,8 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     fn board(&self) -> BoardView {
         let room = self.session().room();
-        let frozen = room.ending.is_some();
+        // No move hints where no move can be made: ended by the players, or suspended.
+        let frozen = room.ending.is_some() || self.session().suspended();
         match room.game() {
             Some(AnyGame::Morris(g)) => BoardView::Morris {
                 game: g.clone(),

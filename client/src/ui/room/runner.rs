@@ -5,7 +5,7 @@
 
 use super::super::browser;
 use crate::model::room::{Effect, Input, RoomModel};
-use client_net::{Input as Net, Link, LinkEvent, PeerId};
+use client_net::{IceServer, Input as Net, Link, LinkEvent, PeerId};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures_core::Stream;
 use std::cell::{Cell, RefCell};
@@ -44,8 +44,18 @@ impl Runner {
     /// Runs until the page drops its end of the inbox.
     pub async fn run(mut self) {
         let room = self.model.borrow().session().invite().room_name();
-        let ice = browser::ice_servers().await;
+        // The relay's STUN/TURN list, asked once; the page works meanwhile (a socket waits for
+        // it, nothing else does).
+        let ice: Rc<RefCell<Option<Vec<IceServer>>>> = Rc::default();
+        {
+            let (ice, outbox) = (ice.clone(), self.outbox.clone());
+            spawn_local(async move {
+                *ice.borrow_mut() = Some(browser::ice_servers().await);
+                let _ = outbox.unbounded_send(Input::Net(Net::Wake));
+            });
+        }
         let mut link: Option<Link> = None;
+        let mut connect_waiting = false;
         loop {
             let now = browser::now_ms();
             let wake = self.model.borrow().next_wakeup(now);
@@ -92,7 +102,13 @@ impl Runner {
             if link.as_mut().is_some_and(Link::newly_joined) {
                 effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
             }
-            self.carry(effects, from_peer, &mut link, &room, &ice);
+            connect_waiting |= self.carry(effects, from_peer, &mut link);
+            if connect_waiting {
+                if let Some(ice) = ice.borrow().as_deref() {
+                    link = Some(connect(&room, ice));
+                    connect_waiting = false;
+                }
+            }
             if self.first_peer.get().is_none() && self.model.borrow().has_peer() {
                 self.first_peer.set(Some(browser::performance_now() as u64));
             }
@@ -122,14 +138,14 @@ impl Runner {
         }
     }
 
+    /// Carries out the room's effects; true when it asked for a new socket.
     fn carry(
         &self,
         effects: Vec<Effect<PeerId>>,
         from_peer: bool,
         link: &mut Option<Link>,
-        room: &str,
-        ice: &[client_net::IceServer],
-    ) {
+    ) -> bool {
+        let mut connect = false;
         for e in effects {
             match e {
                 Effect::Send(peer, bytes) => {
@@ -143,15 +159,16 @@ impl Runner {
                     browser::forget(self.storage_key);
                 }
                 Effect::Connect => {
-                    let (l, message_loop) = Link::connect(&browser::ws_url(room), ice);
-                    spawn_local(async move {
-                        let _ = message_loop.await;
-                    });
-                    *link = Some(l);
+                    *link = None;
+                    connect = true;
                 }
-                Effect::Disconnect => *link = None,
+                Effect::Disconnect => {
+                    *link = None;
+                    connect = false;
+                }
                 Effect::AskWhy => {
-                    let (room, outbox) = (room.to_string(), self.outbox.clone());
+                    let room = self.model.borrow().session().invite().room_name();
+                    let outbox = self.outbox.clone();
                     spawn_local(async move {
                         let answer = browser::probe_room(&room).await;
                         let _ = outbox.unbounded_send(Input::Net(Net::Why(answer)));
@@ -159,5 +176,15 @@ impl Runner {
                 }
             }
         }
+        connect
     }
+}
+
+/// A new socket to the room, its message loop running.
+fn connect(room: &str, ice: &[IceServer]) -> Link {
+    let (link, message_loop) = Link::connect(&browser::ws_url(room), ice);
+    spawn_local(async move {
+        let _ = message_loop.await;
+    });
+    link
 }
