@@ -17,16 +17,19 @@ struct Net {
 
 const SEATS: [Seat; 2] = [Seat::Host, Seat::Guest];
 
+/// The entries of `seat` that `holder` holds.
+fn held_by(net: &Loopback, holder: Seat, seat: Seat) -> Vec<Entry> {
+    net.side(holder)
+        .entries()
+        .into_iter()
+        .filter(|e| e.seat() == seat)
+        .collect()
+}
+
 impl Net {
     fn record_own(&mut self) {
         for (i, seat) in SEATS.into_iter().enumerate() {
-            self.own[i] = self
-                .net
-                .side(seat)
-                .entries()
-                .into_iter()
-                .filter(|e| e.seat() == seat)
-                .collect();
+            self.own[i] = held_by(&self.net, seat, seat);
         }
     }
 
@@ -148,20 +151,8 @@ fn check(n: &Net) -> Result<(), TestCaseError> {
     prop_assert_eq!(h.room(), g.room());
     // Every entry of a seat is one that seat wrote: nothing forged, flipped or replayed got in.
     for (i, seat) in SEATS.into_iter().enumerate() {
-        let written: Vec<Entry> = n
-            .net
-            .side(seat)
-            .entries()
-            .into_iter()
-            .filter(|e| e.seat() == seat)
-            .collect();
-        let held: Vec<Entry> = n
-            .net
-            .side(seat.other())
-            .entries()
-            .into_iter()
-            .filter(|e| e.seat() == seat)
-            .collect();
+        let written = held_by(&n.net, seat, seat);
+        let held = held_by(&n.net, seat.other(), seat);
         prop_assert_eq!(&written, &held);
         prop_assert!(n.own[i].len() <= written.len());
         prop_assert_eq!(&written[..n.own[i].len()], &n.own[i][..]);

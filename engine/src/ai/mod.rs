@@ -36,8 +36,7 @@
 mod meta;
 mod morris;
 
-use crate::{meta::Cell, AnyGame, Game, GameKind, Illegal};
-use std::fmt;
+use crate::{AnyGame, Game, GameKind, Illegal};
 
 pub use self::meta::{search_meta, uct_baseline};
 pub use self::morris::{alpha_beta_baseline, search_morris};
@@ -86,23 +85,7 @@ pub struct SearchResult<T> {
     pub pv: Vec<T>,
 }
 
-/// A whole turn of either game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyTurn {
-    /// A Morris turn.
-    Morris(crate::morris::Turn),
-    /// An Ultimate tic-tac-toe move.
-    Meta(Cell),
-}
-
-impl fmt::Display for AnyTurn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyTurn::Morris(t) => t.fmt(f),
-            AnyTurn::Meta(c) => c.fmt(f),
-        }
-    }
-}
+pub use crate::table::AnyTurn;
 
 /// The four difficulty levels offered to the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

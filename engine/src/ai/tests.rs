@@ -3,7 +3,7 @@
 
 use super::Rng;
 use super::*;
-use crate::meta::Meta;
+use crate::meta::{Cell, Meta};
 use crate::morris::{Morris, Phase, Point, Turn};
 use crate::{Game, Outcome, Player, Reason};
 use proptest::prelude::{any, proptest, ProptestConfig};
