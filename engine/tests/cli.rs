@@ -155,10 +155,24 @@ fn verify_checks_an_exported_transcript() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    // The same final state as replaying the moves played.
+    // The same final state as replaying the moves played, then the room's story.
     assert!(!played.is_empty());
     let replayed = engine(&["replay", "meta"], played.as_bytes());
-    assert_eq!(stdout(&o), stdout(&replayed));
+    let (line, state) = (stdout(&o), stdout(&replayed));
+    let state = state.trim_end().strip_suffix('}').unwrap();
+    assert!(line.starts_with(state), "{line}");
+    let story: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let room = &story["room"];
+    let host_key = engine::session::wire::hex(&net.host().invite().host_key.unwrap());
+    assert_eq!(room["host"]["key"], host_key.as_str());
+    assert_eq!(room["host"]["fingerprint"].as_str().unwrap().len(), 16);
+    assert_eq!(room["games"][0]["host"], 0, "the host is Blue in game 0");
+    assert_eq!(room["games"][0]["turns"], story["moves"]);
+    assert_eq!(room["faults"], serde_json::json!([]));
+    assert_eq!(
+        room["verdict"],
+        "verified: every signature, link and move is valid"
+    );
     // One changed character in an entry line.
     let mut bad = text.clone().into_bytes();
     let i = text.find("\n0").map_or(text.len() / 2, |i| i + 40);

@@ -38,6 +38,15 @@ pub enum Refusal {
     TooLong,
 }
 
+/// A decision about what the other side wrote or did not write — an answer to its proposal, a
+/// claim that it stayed away — as opposed to an entry that only speaks for its sender (a move, a
+/// proposal, a withdrawal, a resignation…). A decision counts only for what its sender had
+/// seen: it is void if an entry of the other seat crossed it (docs/protocol.md), so a player
+/// cannot make it count against entries by declaring it had not seen them.
+pub fn is_decision(body: &Body) -> bool {
+    matches!(body, Body::Reply { .. } | Body::ClaimWin)
+}
+
 /// Entries per seat at most: far beyond any game (a 500-turn Morris game with every proposal
 /// takes about a thousand), small enough that a hostile peer cannot grow a transcript forever.
 pub const MAX_ENTRIES: u32 = 10_000;
@@ -288,37 +297,75 @@ impl Chains {
         self.held[seat.index()].pop();
     }
 
-    /// Every entry in the one order both peers fold them: an entry comes after everything its
-    /// sender had seen; between two entries that did not see each other, the host's comes first.
-    /// Each item says whether the sender had seen every entry of the other seat before it (an
-    /// uninformed entry may be void only because of a race, not a fault).
-    pub fn merged(&self) -> Vec<(&Entry, bool)> {
-        self.merge()
-            .map(|(h, informed)| (&h.entry, informed))
-            .collect()
+    /// Every entry in the one order both peers fold them (docs/protocol.md, « One order, one
+    /// state »): an entry comes after everything its sender had seen; between two entries that
+    /// did not see each other, the host's comes first. (Which of two crossing entries folds
+    /// first never lets one count against the other: a decision that crossed an entry is void,
+    /// [`is_decision`].)
+    pub fn merged(&self) -> Vec<&Entry> {
+        self.merge([usize::MAX; 2]).map(|h| &h.entry).collect()
     }
 
     /// The entries in fold order, each as its canonical encoding in hexadecimal.
     pub fn merged_hex(&self) -> impl Iterator<Item = &str> {
-        self.merge().map(|(h, _)| h.hex.as_str())
+        self.merge([usize::MAX; 2]).map(|h| h.hex.as_str())
     }
 
-    fn merge(&self) -> impl Iterator<Item = (&Held, bool)> {
-        let [host, guest] = &self.held;
+    /// The entries among the first `limits` of each seat (host, guest), in fold order.
+    pub fn merged_within(&self, limits: [usize; 2]) -> Vec<&Entry> {
+        self.merge(limits).map(|h| &h.entry).collect()
+    }
+
+    /// What the sender of `e` declares it had seen when it wrote it, as limits for
+    /// [`Chains::merged_within`]: its own earlier entries and the other seat's up to `seen`.
+    pub fn declared_limits(&self, e: &Entry) -> [usize; 2] {
+        let s = e.seat().index();
+        let mut limits = [0; 2];
+        limits[s] = e.seq() as usize;
+        limits[1 - s] = self.held[s]
+            .get(e.seq() as usize)
+            .map_or(0, |held| held.seen as usize);
+        limits
+    }
+
+    /// True when the other seat holds an entry that `e` had not seen and that had not seen `e`:
+    /// the two crossed on the way.
+    pub fn crossed(&self, e: &Entry) -> bool {
+        self.crossed_within(e, [usize::MAX; 2])
+    }
+
+    /// [`Chains::crossed`], counting only the first `limits` entries of each seat.
+    pub fn crossed_within(&self, e: &Entry, limits: [usize; 2]) -> bool {
+        let s = e.seat().index();
+        let Some(held) = self.held[s].get(e.seq() as usize) else {
+            return false;
+        };
+        // The other seat's first entry `e` had not seen; its later entries saw at least as much.
+        let first_unseen = held.seen as usize;
+        first_unseen < limits[1 - s]
+            && self.held[1 - s]
+                .get(first_unseen)
+                .is_some_and(|other| other.seen <= e.seq())
+    }
+
+    fn merge(&self, limits: [usize; 2]) -> impl Iterator<Item = &Held> {
+        let host = &self.held[0][..self.held[0].len().min(limits[0])];
+        let guest = &self.held[1][..self.held[1].len().min(limits[1])];
         let (mut i, mut j) = (0usize, 0usize);
         std::iter::from_fn(move || {
             let take_host = match (host.get(i), guest.get(j)) {
-                (Some(h), Some(g)) => (h.seen as usize) <= j || (g.seen as usize) > i,
+                // The host's next entry can come once every guest entry it saw has come.
+                (Some(h), Some(_)) => (h.seen as usize) <= j,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (None, None) => return None,
             };
             Some(if take_host {
                 i += 1;
-                (&host[i - 1], host[i - 1].seen as usize == j)
+                &host[i - 1]
             } else {
                 j += 1;
-                (&guest[j - 1], guest[j - 1].seen as usize == i)
+                &guest[j - 1]
             })
         })
     }

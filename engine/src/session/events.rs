@@ -95,8 +95,9 @@ pub enum Event {
         /// Why.
         why: Refusal,
     },
-    /// A signed entry of the other seat was void although its sender knew everything before
-    /// it: a faulty or hostile peer (races between simultaneous entries are not reported).
+    /// A signed entry of the other seat breaks the rules even in the state its sender declares
+    /// it had seen: a faulty or hostile peer. (An entry void only because an entry of ours
+    /// crossed it is a race both sides resolve alike, and is not reported.)
     Void {
         /// The sender.
         seat: Seat,

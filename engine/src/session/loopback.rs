@@ -26,9 +26,10 @@ use super::{Command, CommandError, Config, Effect, Event, Invite, Seat, Session}
 use crate::GameKind;
 use std::collections::VecDeque;
 
-/// The key seeds and room of [`Loopback::new`].
-const HOST_SEED: [u8; 32] = [1; 32];
-const GUEST_SEED: [u8; 32] = [2; 32];
+/// The host's key seed in [`Loopback::new`] (a test can sign as the host with it).
+pub const HOST_SEED: [u8; 32] = [1; 32];
+/// The guest's key seed in [`Loopback::new`].
+pub const GUEST_SEED: [u8; 32] = [2; 32];
 
 /// Something that happens to the next message in flight towards a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +53,7 @@ struct Flight {
 }
 
 /// Two sessions joined by an in-memory channel under the test's control.
+#[derive(Clone)]
 pub struct Loopback {
     sides: [Session; 2],
     now: u64,

@@ -64,8 +64,8 @@ pub mod wire;
 pub use chains::Refusal;
 pub use events::{Command, CommandError, Effect, Event, Presence};
 pub use invite::{Invite, InviteError};
-pub use loopback::{Fault, Loopback};
-pub use room::{Ending, Finish, Open, Room, RoomEvent, Void};
+pub use loopback::{Fault, Loopback, GUEST_SEED, HOST_SEED};
+pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
 pub use save::{RestoreError, Saved};
 pub use wire::{Body, DecodeError, Digest32, Entry, Message, Proposal, RoomId, Rules, Seat, Step};
 
@@ -299,11 +299,7 @@ impl Session {
 
     /// The transcript in fold order.
     pub fn entries(&self) -> Vec<Entry> {
-        self.chains
-            .merged()
-            .into_iter()
-            .map(|(e, _)| e.clone())
-            .collect()
+        self.chains.merged().into_iter().cloned().collect()
     }
 
     /// The transcript as the text `engine verify` reads. Before a guest by code knows the
@@ -357,10 +353,9 @@ impl Session {
                     seat,
                     seq,
                     why,
-                    informed,
+                    excused,
                 } => {
-                    let fault = informed || !why.can_be_a_race();
-                    if fault && seat == other && self.reported.insert((seat, seq)) {
+                    if !excused && seat == other && self.reported.insert((seat, seq)) {
                         events.push(Event::Void { seat, seq, why });
                     }
                 }

@@ -43,17 +43,9 @@ pub enum Void {
     Left,
     /// A move for a game that has since been replaced by a new one.
     StaleGame,
-}
-
-impl Void {
-    /// True for reasons that can come from two entries crossing on the way (a move crossing a
-    /// resignation, an answer crossing a withdrawal…); the others are always a fault.
-    pub fn can_be_a_race(self) -> bool {
-        !matches!(
-            self,
-            Void::Version | Void::BadRules | Void::NotHost | Void::WrongGame | Void::Left
-        )
-    }
+    /// A decision (an acceptance, a claim) that crossed an entry of the other seat its sender
+    /// had not seen: it cannot count against what it did not see.
+    Crossed,
 }
 
 impl fmt::Display for Void {
@@ -75,6 +67,7 @@ impl fmt::Display for Void {
             Void::NoSuchProposal => f.write_str("no such open proposal"),
             Void::Left => f.write_str("the sender left the room"),
             Void::StaleGame => f.write_str("a move for a previous game"),
+            Void::Crossed => f.write_str("a decision that crossed an entry it had not seen"),
         }
     }
 }
@@ -232,6 +225,22 @@ pub struct Room {
     pub left: [bool; 2],
     /// Set when the guest's invitation names another game or protocol.
     pub incompatible: Option<Void>,
+    /// The room's earlier games, each as it stood when a new game replaced it.
+    history: Vec<GameSummary>,
+}
+
+/// One game of a room, as `engine verify` tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The room's game number (0 for the first).
+    pub number: u32,
+    /// The host's colour in it (the guest has the other).
+    pub host: Player,
+    /// How it ended: the winner (`None` for a draw) and how; `None` while it goes on, or for a
+    /// game replaced by a new one before it ended.
+    pub result: Option<(Option<Player>, Finish)>,
+    /// Completed turns.
+    pub turns: u32,
 }
 
 impl Room {
@@ -247,6 +256,7 @@ impl Room {
             hello: [false; 2],
             left: [false; 2],
             incompatible: None,
+            history: Vec::new(),
         }
     }
 
@@ -557,6 +567,7 @@ impl Room {
                     rules.max_turns = m;
                 }
                 self.rules = Some(rules);
+                self.history.extend(self.summary());
                 self.table = Some(Table::new(new_game(rules)));
                 self.game_number += 1;
                 self.ending = None;
@@ -595,15 +606,32 @@ impl Room {
 
     /// Says how the current game ended (called once it has).
     fn ended(&self, out: &mut Vec<RoomEvent>) {
-        let finish = match (self.ending, self.game().and_then(|g| g.outcome())) {
-            (Some(e), _) => Finish::Ending(e),
-            (None, Some(o)) => Finish::Rules(o.reason),
-            (None, None) => return,
+        if let Some((winner, finish)) = self.summary().and_then(|g| g.result) {
+            out.push(RoomEvent::Ended { winner, finish });
+        }
+    }
+
+    /// Every game of the room so far, the current one last (none before the host's hello).
+    pub fn games(&self) -> Vec<GameSummary> {
+        let mut games = self.history.clone();
+        games.extend(self.summary());
+        games
+    }
+
+    /// The current game as it stands.
+    fn summary(&self) -> Option<GameSummary> {
+        let game = self.game()?;
+        let finish = match (self.ending, game.outcome()) {
+            (Some(e), _) => Some(Finish::Ending(e)),
+            (None, Some(o)) => Some(Finish::Rules(o.reason)),
+            (None, None) => None,
         };
-        out.push(RoomEvent::Ended {
-            winner: self.winner(),
-            finish,
-        });
+        Some(GameSummary {
+            number: self.game_number,
+            host: self.player_of(Seat::Host),
+            result: finish.map(|f| (self.winner(), f)),
+            turns: game.turns(),
+        })
     }
 
     /// The winner of the current game, if it has one (by the rules or by an ending).

@@ -133,7 +133,6 @@ impl Session {
             .chains
             .merged()
             .into_iter()
-            .map(|(e, _)| e)
             .filter(|e| e.seq() >= resend[e.seat().index()])
             .cloned()
             .collect();

@@ -1214,10 +1214,10 @@ mod review {
         assert_eq!(p.host().room(), &before, "a void entry changed the room");
     }
 
-    /// Honest race, no divergence but a wrong outcome: the guest offers a rematch, then plays on
-    /// instead; the host accepts at the same time. The host's accept folds first (host first),
-    /// the new game starts with the guest as Blue, and the guest's move meant for game 0 becomes
-    /// the opening move of game 1.
+    /// Honest race: the guest offers a rematch, then plays on instead; the host accepts at the
+    /// same time. It once folded as a new game whose first move was the guest's game-0 move.
+    /// Now the move, which keeps the game as it stands, comes first and closes the offer; the
+    /// acceptance crossed it and is void: game 0 goes on.
     #[test]
     fn review_a_move_for_the_old_game_is_not_replayed_into_the_rematch() {
         let mut p = Loopback::new(GameKind::Meta, 0);
@@ -1232,12 +1232,19 @@ mod review {
         let g = p.guest().game().unwrap().clone();
         p.exchange(Seat::Guest, Command::Play(legal_step(&g, 5)));
         assert!(p.in_sync());
-        assert_eq!(p.host().room().game_number, 1);
-        assert_eq!(
-            p.host().game().unwrap().turns(),
-            0,
-            "the guest's game-0 move was played as the first move of game 1"
-        );
+        assert_eq!(p.host().room().game_number, 0, "no rematch");
+        assert_eq!(p.host().game().unwrap().turns(), 2, "the move stands");
+        assert!(p.events().iter().any(|e| matches!(
+            e,
+            (
+                Seat::Host,
+                Event::Overtaken {
+                    seat: Seat::Host,
+                    why: Void::Crossed,
+                    ..
+                }
+            )
+        )));
     }
 
     /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension.

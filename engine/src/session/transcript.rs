@@ -10,16 +10,22 @@
 //!
 //! Every character counts: hexadecimal is strict lowercase and decoding must give back the same
 //! bytes, so any change of a byte is caught (by the format, the canonical encoding, a signature
-//! or a hash link). The room secret is not in the file: a verifier cannot check the guest's
-//! proof, but the host's later entries link to the guest's hello, which shows the host accepted
-//! that guest key.
+//! or a hash link), and the entries must come once each, in the fold order: one game, one file.
+//! The room secret is not in the file: a verifier cannot check the guest's proof, but the host's
+//! later entries link to the guest's hello, which shows the host accepted that guest key.
+//!
+//! An entry signed with a seat's own key that breaks the rules is not a forgery: the file still
+//! verifies, and [`Verified::faults`] names the seat, the entry and why — the honest player's
+//! export is the evidence.
 
-use super::chains::Chains;
-use super::room::Room;
-use super::wire::{self, Entry, RoomId};
+use super::chains::{Added, Chains};
+use super::fold;
+use super::room::{Room, Void};
+use super::wire::{self, Entry, RoomId, Seat};
 use super::Invite;
-use crate::AnyGame;
+use crate::{AnyGame, Player};
 use ed25519_dalek::VerifyingKey;
+use sha2::{Digest, Sha256};
 use std::fmt;
 
 const MAGIC: &str = "moulin-transcript v1";
@@ -42,13 +48,54 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+/// An entry signed with its seat's own key that breaks the rules: evidence of a cheat (or of a
+/// broken client), not of a forgery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breach {
+    /// 0-based index of the entry in the file.
+    pub entry: usize,
+    /// The seat that signed it.
+    pub seat: Seat,
+    /// That seat's colour in the game it was written in.
+    pub player: Player,
+    /// Why the rules refuse it.
+    pub why: Void,
+}
+
+impl fmt::Display for Breach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seat = match self.seat {
+            Seat::Host => "host",
+            Seat::Guest => "guest",
+        };
+        let colour = match self.player {
+            Player::Blue => "Blue",
+            Player::Red => "Red",
+        };
+        write!(
+            f,
+            "the {seat} ({colour}) signed entry {}, which breaks the rules: {}",
+            self.entry, self.why
+        )
+    }
+}
+
 /// What a valid transcript shows.
 #[derive(Clone, Debug)]
 pub struct Verified {
     /// The folded room.
     pub room: Room,
-    /// The entries, in file order.
+    /// The entries, in file order (the fold order).
     pub entries: Vec<Entry>,
+    /// The host's public key.
+    pub host_key: [u8; 32],
+    /// The guest's public key, once it said hello.
+    pub guest_key: Option<[u8; 32]>,
+    /// Every entry that changed nothing, in file order: the faults, and entries an entry of
+    /// the other seat crossed (races).
+    pub void: Vec<usize>,
+    /// Entries signed by a seat's own key that break the rules, in file order.
+    pub faults: Vec<Breach>,
 }
 
 impl Verified {
@@ -56,6 +103,19 @@ impl Verified {
     pub fn game(&self) -> Option<&AnyGame> {
         self.room.game()
     }
+
+    /// One sentence: every signature, link and move is valid, or who broke the rules first.
+    pub fn verdict(&self) -> String {
+        match self.faults.first() {
+            None => "verified: every signature, link and move is valid".to_string(),
+            Some(f) => format!("authentic, but {f}"),
+        }
+    }
+}
+
+/// A key's fingerprint, for people to compare: the first 8 bytes of its SHA-256, in hexadecimal.
+pub fn fingerprint(key: &[u8; 32]) -> String {
+    wire::hex(&Sha256::digest(key)[..8])
 }
 
 /// Writes a transcript of these entries.
@@ -122,31 +182,58 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
         let bad = |message: String| VerifyError { entry: i, message };
         let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
         let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
-        chains.add(e.clone()).map_err(|r| bad(r.to_string()))?;
-        entries.push(e);
+        match chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
+            Added::New => entries.push(e),
+            Added::Duplicate => {
+                let first = entries.iter().position(|x| *x == e).unwrap_or(0);
+                return Err(bad(format!("a second copy of entry {first}")));
+            }
+        }
     }
     if entries.is_empty() {
         return Err(header("no entries"));
     }
-    let mut room = Room::new();
-    for (e, informed) in chains.merged() {
-        if let Err(why) = room.apply(e) {
-            // A void entry whose sender knew everything before it is a fault; one that crossed
-            // an entry of the other seat on the way is a race both peers resolved the same way.
-            if informed || !why.can_be_a_race() {
-                let index = entries.iter().position(|x| x == e).unwrap_or(0);
-                return Err(VerifyError {
-                    entry: index,
-                    message: format!("{:?} #{}: {why}", e.seat(), e.seq()),
-                });
-            }
-        }
+    // One order: the fold order, so that two files never tell one game.
+    if let Some(i) = chains
+        .merged()
+        .iter()
+        .zip(&entries)
+        .position(|(folded, filed)| *folded != filed)
+    {
+        let expected = chains.merged()[i];
+        return Err(VerifyError {
+            entry: i,
+            message: format!(
+                "out of order: the fold order puts {:?} #{} here",
+                expected.seat(),
+                expected.seq()
+            ),
+        });
     }
+    let (room, voids) = fold::fold_all(&chains);
+    let void = voids.iter().map(|v| v.index).collect();
+    let faults = voids
+        .into_iter()
+        .filter(|v| !v.excused)
+        .map(|v| Breach {
+            entry: v.index,
+            seat: entries[v.index].seat(),
+            player: v.player,
+            why: v.why,
+        })
+        .collect();
     if room.rules.map(|r| r.kind()) != Some(game) {
         return Err(header("the game line does not match the host's hello"));
     }
     if let Some(why) = room.incompatible {
         return Err(header(&why.to_string()));
     }
-    Ok(Verified { room, entries })
+    Ok(Verified {
+        room,
+        entries,
+        host_key: host,
+        guest_key: chains.guest_key().map(|k| k.to_bytes()),
+        void,
+        faults,
+    })
 }

@@ -8,15 +8,16 @@
 use engine::meta::Meta;
 use engine::morris::Morris;
 use engine::record::TokenError;
-use engine::session::transcript::VerifyError;
+use engine::session::transcript::{self, Verified, VerifyError};
+use engine::session::{Ending, Finish, GameSummary, Seat};
 use engine::{AnyGame, Game};
 use serde::Serialize;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 use std::io;
 
-/// The final state of a Morris game, as `replay` and `verify` print it.
+/// The final state of a Morris game, as `replay` and `verify` print it (`verify` adds `room`).
 #[derive(Serialize)]
-struct MorrisState {
+struct MorrisState<'a> {
     game: &'static str,
     board: String,
     reserves: [u8; 2],
@@ -25,11 +26,13 @@ struct MorrisState {
     phase: &'static str,
     winner: Option<usize>,
     reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<&'a RoomStory>,
 }
 
 /// The final state of an Ultimate tic-tac-toe game.
 #[derive(Serialize)]
-struct MetaState {
+struct MetaState<'a> {
     game: &'static str,
     cells: String,
     results: String,
@@ -39,6 +42,48 @@ struct MetaState {
     over: bool,
     winner: Option<usize>,
     line: Option<[u8; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<&'a RoomStory>,
+}
+
+/// What `verify` adds to the final state: the room's story.
+#[derive(Serialize)]
+struct RoomStory {
+    host: Key,
+    guest: Option<Key>,
+    games: Vec<GameLine>,
+    faults: Vec<FaultLine>,
+    verdict: String,
+}
+
+#[derive(Serialize)]
+struct Key {
+    key: String,
+    fingerprint: String,
+}
+
+/// One game of the room.
+#[derive(Serialize)]
+struct GameLine {
+    number: u32,
+    /// The host's and the guest's colours (0 Blue, 1 Red).
+    host: usize,
+    guest: usize,
+    /// `playing`, `won`, `draw`, or `replaced` (a new game began before it ended).
+    result: &'static str,
+    winner: Option<usize>,
+    /// The engine's reason, or `resigned`, `agreed`, `claimed`, `left`.
+    reason: Option<&'static str>,
+    turns: u32,
+}
+
+/// An entry signed by its seat's own key that breaks the rules.
+#[derive(Serialize)]
+struct FaultLine {
+    entry: usize,
+    seat: &'static str,
+    player: usize,
+    message: String,
 }
 
 /// A record token that does not parse or is not legal.
@@ -95,7 +140,7 @@ fn to_line<T: Serialize>(value: &T) -> String {
 }
 
 /// `{"game":"morris","board":…,"reserves":[b,r],"to_move":…,"turns":…,"phase":…,"winner":…,"reason":…}`.
-fn morris(g: &Morris) -> String {
+fn morris(g: &Morris, room: Option<&RoomStory>) -> String {
     let outcome = g.outcome();
     to_line(&MorrisState {
         game: "morris",
@@ -109,11 +154,12 @@ fn morris(g: &Morris) -> String {
         phase: g.phase().as_str(),
         winner: outcome.and_then(|o| o.winner).map(|w| w.index()),
         reason: outcome.map(|o| o.reason.as_str()),
+        room,
     })
 }
 
 /// `{"game":"meta","cells":…,"results":…,"to_move":…,"required":…,"moves":…,"over":…,"winner":…,"line":…}`.
-fn meta(g: &Meta) -> String {
+fn meta(g: &Meta, room: Option<&RoomStory>) -> String {
     let outcome = g.outcome();
     to_line(&MetaState {
         game: "meta",
@@ -125,15 +171,85 @@ fn meta(g: &Meta) -> String {
         over: outcome.is_some(),
         winner: outcome.and_then(|o| o.winner).map(|w| w.index()),
         line: g.winning_line(),
+        room,
     })
 }
 
 /// The final-state line of either game.
 pub fn state(g: &AnyGame) -> String {
     match g {
-        AnyGame::Morris(g) => morris(g),
-        AnyGame::Meta(g) => meta(g),
+        AnyGame::Morris(g) => morris(g, None),
+        AnyGame::Meta(g) => meta(g, None),
     }
+}
+
+fn key(k: &[u8; 32]) -> Key {
+    Key {
+        key: engine::session::wire::hex(k),
+        fingerprint: transcript::fingerprint(k),
+    }
+}
+
+/// A game of the room; `replaced` when a new game began before it ended.
+fn game_line(g: &GameSummary, replaced: bool) -> GameLine {
+    let (result, winner, reason) = match g.result {
+        None if replaced => ("replaced", None, None),
+        None => ("playing", None, None),
+        Some((winner, finish)) => (
+            if winner.is_some() { "won" } else { "draw" },
+            winner.map(|w| w.index()),
+            Some(match finish {
+                Finish::Rules(r) => r.as_str(),
+                Finish::Ending(Ending::Resigned(_)) => "resigned",
+                Finish::Ending(Ending::DrawAgreed) => "agreed",
+                Finish::Ending(Ending::Claimed(_)) => "claimed",
+                Finish::Ending(Ending::Left(_)) => "left",
+            }),
+        ),
+    };
+    GameLine {
+        number: g.number,
+        host: g.host.index(),
+        guest: g.host.opponent().index(),
+        result,
+        winner,
+        reason,
+        turns: g.turns,
+    }
+}
+
+/// `verify`'s line: the current game's final state, then `room`: both keys, every game of the
+/// room, the entries that break the rules and the verdict (docs/cli.md).
+pub fn verified(v: &Verified) -> Option<String> {
+    let games = v.room.games();
+    let last = games.len().saturating_sub(1);
+    let story = RoomStory {
+        host: key(&v.host_key),
+        guest: v.guest_key.as_ref().map(key),
+        games: games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| game_line(g, i < last))
+            .collect(),
+        faults: v
+            .faults
+            .iter()
+            .map(|f| FaultLine {
+                entry: f.entry,
+                seat: match f.seat {
+                    Seat::Host => "host",
+                    Seat::Guest => "guest",
+                },
+                player: f.player.index(),
+                message: f.why.to_string(),
+            })
+            .collect(),
+        verdict: v.verdict(),
+    };
+    Some(match v.game()? {
+        AnyGame::Morris(g) => morris(g, Some(&story)),
+        AnyGame::Meta(g) => meta(g, Some(&story)),
+    })
 }
 
 /// `{"error":"illegal","index":k,"token":"…","message":"…"}`.
@@ -189,11 +305,11 @@ mod tests {
     #[test]
     fn states_have_the_documented_fields_in_order() {
         assert_eq!(
-            morris(&Morris::new()),
+            morris(&Morris::new(), None),
             r#"{"game":"morris","board":"........................","reserves":[9,9],"to_move":0,"turns":0,"phase":"play","winner":null,"reason":null}"#
         );
         assert_eq!(
-            meta(&Meta::new()),
+            meta(&Meta::new(), None),
             format!(
                 r#"{{"game":"meta","cells":"{}","results":".........","to_move":0,"required":null,"moves":0,"over":false,"winner":null,"line":null}}"#,
                 ".".repeat(81)

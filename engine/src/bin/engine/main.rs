@@ -342,8 +342,8 @@ fn print_line(line: &str, code: ExitCode) -> ExitCode {
     code
 }
 
-/// `engine verify`: the final-state JSON of the transcript's current game, or its first bad
-/// entry.
+/// `engine verify`: the final-state JSON of the transcript's current game with the room's story,
+/// or its first bad entry.
 fn verify() -> ExitCode {
     use engine::session::transcript::{self, VerifyError};
     let Some(bytes) = read_stdin() else {
@@ -358,8 +358,8 @@ fn verify() -> ExitCode {
     };
     let bad = |e: &VerifyError| print_line(&json::invalid(e), ExitCode::from(1));
     match result {
-        Ok(v) => match v.game() {
-            Some(g) => print_line(&json::state(g), ExitCode::SUCCESS),
+        Ok(v) => match json::verified(&v) {
+            Some(line) => print_line(&line, ExitCode::SUCCESS),
             None => bad(&VerifyError {
                 entry: 0,
                 message: "no game in the transcript".into(),
