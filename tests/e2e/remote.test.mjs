@@ -188,8 +188,12 @@ test('a complete Morris game through an invite link: reload, undo declined and a
     return decodeURIComponent(href.slice(href.indexOf(',') + 1));
   };
   const transcript = await download('transcript');
-  const verified = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString());
+  const { room: story, ...verified } = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString());
   assert.deepEqual(verified, expected);
+  // The room's story: Blue (the host) won game 0 on pieces, nobody broke the rules.
+  assert.deepEqual(story.games, [{ number: 0, host: 0, guest: 1, result: 'won', winner: 0, reason: 'pieces', turns: expected.turns }]);
+  assert.deepEqual(story.faults, []);
+  assert.match(story.verdict, /^verified/);
   assert.equal((await download('record')).trim(), MORRIS_GAME);
   // One flipped character is caught.
   const bad = transcript.replace(/\n([0-9a-f]{20})([0-9a-f])/, (_, a, b) => `\n${a}${b === '0' ? '1' : '0'}`);

@@ -30,7 +30,7 @@ pub use local::{Dialog, Event, Local};
 pub use view::View;
 
 use client_net::{Driver, Input as Net, Output};
-use engine::session::{Command, Event as SessionEvent, Refusal, RoomEvent, Session};
+use engine::session::{Command, Event as SessionEvent, Refusal, RoomEvent, Session, Void};
 use local::Outcome;
 
 /// What the page feeds the room.
@@ -237,6 +237,12 @@ impl<P: Copy + Eq> RoomModel<P> {
             SessionEvent::Refused { .. }
             | SessionEvent::Void { .. }
             | SessionEvent::Undecodable(_) => self.notice = Some(text::BAD_MESSAGE.to_string()),
+            // Our answer crossed the proposer's withdrawal (or its move): it counts for nothing.
+            SessionEvent::Overtaken {
+                seat,
+                why: Void::Crossed | Void::NoSuchProposal,
+                ..
+            } if seat == me => self.notice = Some(text::TOO_LATE.to_string()),
             SessionEvent::Overtaken { .. } | SessionEvent::Fork(_) | SessionEvent::Presence(_) => {}
         }
     }

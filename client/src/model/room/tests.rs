@@ -210,20 +210,22 @@ fn the_guest_cannot_change_the_limit_and_the_host_is_checked() {
 }
 
 #[test]
-fn an_acceptance_crossing_our_expiry_is_reported_as_accepted() {
+fn an_acceptance_crossing_our_expiry_comes_too_late_and_both_sides_are_told() {
     let mut p = Pair::new(GameKind::Meta);
     p.ui(0, Event::Cell(cell("e5")));
     p.ui(1, Event::Cell(cell("e6")));
     p.ui(1, Event::Undo);
     // The host accepts just before the guest's minute runs out; the guest's automatic
-    // withdrawal crosses the acceptance on the way.
+    // withdrawal crosses the acceptance on the way. An answer counts only for what it saw:
+    // the withdrawal stands, the acceptance is void, on both sides.
     let start = p.now;
     let accept = p.rooms[0].update(Input::Ui(Event::Reply(true)), start + 59_000);
-    let expiry = p.rooms[1].update(Input::Net(Net::Wake), start + 60_001);
     assert_eq!(
-        p.rooms[1].view(start + 60_001).notice.as_deref(),
-        Some("Votre demande a expiré sans réponse.")
+        p.session(0).game().unwrap().turns(),
+        1,
+        "undone at once here"
     );
+    let expiry = p.rooms[1].update(Input::Net(Net::Wake), start + 60_001);
     p.now = start + 60_002;
     for (from, effects) in [(0, accept), (1, expiry)] {
         for e in effects {
@@ -233,14 +235,14 @@ fn an_acceptance_crossing_our_expiry_is_reported_as_accepted() {
         }
     }
     assert_eq!(p.session(0).room(), p.session(1).room(), "both agree");
-    assert_eq!(
-        p.session(1).game().unwrap().turns(),
-        1,
-        "the undo was granted"
-    );
+    assert_eq!(p.session(1).game().unwrap().turns(), 2, "not undone");
     assert_eq!(
         p.view(1).notice.as_deref(),
-        Some("Votre adversaire a accepté : annuler le dernier tour.")
+        Some("Votre demande a expiré sans réponse.")
+    );
+    assert_eq!(
+        p.view(0).notice.as_deref(),
+        Some("Votre réponse est arrivée trop tard : la demande n'était plus en attente.")
     );
 }
 

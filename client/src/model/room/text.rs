@@ -286,6 +286,10 @@ pub fn relay(relay: Relay, has_peer: bool, now: u64) -> Option<String> {
 /// A guest alone for 30 s in a room whose host it never met.
 pub const EXPIRED: &str = "Personne n'a ouvert ce salon depuis 30 secondes : il a peut-être expiré ou son hôte l'a fermé. Demandez un nouveau lien à votre ami ; cette page continue d'attendre.";
 
+/// Our answer crossed the proposer's withdrawal, or its move.
+pub const TOO_LATE: &str =
+    "Votre réponse est arrivée trop tard : la demande n'était plus en attente.";
+
 /// An entry of the other side that was refused or void.
 pub const BAD_MESSAGE: &str =
     "Un message non valable de votre adversaire a été refusé : il ne change rien à la partie.";
