@@ -186,6 +186,42 @@ fn verify_checks_an_exported_transcript() {
 }
 
 #[test]
+fn verify_names_a_seat_handed_to_another_device() {
+    use engine::session::{Command, Config, Loopback, Seat, Session, Step};
+    use engine::GameKind;
+    let mut net = Loopback::new(GameKind::Morris, 100);
+    let play = |net: &mut Loopback, n: usize| {
+        for i in 0..n {
+            let seat = net.mover().unwrap();
+            let steps = Step::legal(net.host().game().unwrap());
+            net.exchange(seat, Command::Play(steps[(i * 5 + 1) % steps.len()]));
+        }
+    };
+    play(&mut net, 3);
+    net.disconnect();
+    // A new device with the link asks for the guest's seat; the host lets it in.
+    let newcomer = Session::guest(net.host().invite().clone(), [7; 32], Config::default(), 0);
+    let mut net = Loopback::with_sessions(net.host().clone(), newcomer);
+    net.exchange(Seat::Host, Command::Handover { accept: true });
+    play(&mut net, 3);
+    let o = engine(&["verify"], net.host().export().as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let story: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let handovers = story["room"]["handovers"].as_array().unwrap();
+    assert_eq!(handovers.len(), 1);
+    assert_eq!(handovers[0]["seat"], "guest");
+    let new_key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]).verifying_key();
+    assert_eq!(
+        handovers[0]["key"],
+        engine::session::wire::hex(new_key.as_bytes()).as_str()
+    );
+    // The hand-over comes after the three moves (and the two hellos), before the next three.
+    assert_eq!(handovers[0]["entry"], 5);
+    assert_eq!(story["room"]["games"][0]["turns"], 6);
+    assert_eq!(story["room"]["faults"], serde_json::json!([]));
+}
+
+#[test]
 fn ai_prints_a_legal_whole_turn_on_the_last_line_deterministically() {
     use engine::{meta::Meta, morris::Morris, record};
     for (game, rec) in [

@@ -36,6 +36,9 @@ pub enum Refusal {
     Gap,
     /// The seat's chain reached [`MAX_ENTRIES`].
     TooLong,
+    /// A hand-over of a seat other than the sender's opponent, of a seat not yet bound, or to a
+    /// key that is the seat's current one, the sender's own, or no key at all.
+    BadHandover,
 }
 
 /// A decision about what the other side wrote or did not write — an answer to its proposal, a
@@ -67,6 +70,7 @@ impl fmt::Display for Refusal {
             Refusal::Fork => "two different entries with the same sequence number",
             Refusal::Gap => "entry ahead of a gap",
             Refusal::TooLong => "too many entries",
+            Refusal::BadHandover => "a hand-over of no other seat, or to no usable key",
         })
     }
 }
@@ -111,6 +115,8 @@ pub struct Chains {
     /// its key is unknown) but not to a third party verifying an exported transcript.
     secret: Option<[u8; 16]>,
     held: [Vec<Held>; 2],
+    /// Keys a seat moved to by hand-over: from that seat's entry number on, its new key.
+    handovers: [Vec<(u32, VerifyingKey)>; 2],
     /// Proofs of forks: the entry held and the conflicting one.
     pub forks: Vec<(Entry, Entry)>,
 }
@@ -129,6 +135,7 @@ impl Chains {
             keys: [host_key, None],
             secret,
             held: [Vec::new(), Vec::new()],
+            handovers: [Vec::new(), Vec::new()],
             forks: Vec::new(),
         }
     }
@@ -170,6 +177,34 @@ impl Chains {
         self.keys[0]
     }
 
+    /// The key a seat's entry `seq` must be signed with: its `Hello`'s, or the key a hand-over
+    /// moved the seat to from that number on.
+    pub fn key_at(&self, seat: Seat, seq: u32) -> Option<VerifyingKey> {
+        let s = seat.index();
+        self.handovers[s]
+            .iter()
+            .rev()
+            .find(|(from, _)| *from <= seq)
+            .map(|(_, k)| *k)
+            .or(self.keys[s])
+    }
+
+    /// Where the seat's latest hand-over moved it: its first entry signed by the new key.
+    pub fn handed_from(&self, seat: Seat) -> Option<u32> {
+        self.handovers[seat.index()].last().map(|(from, _)| *from)
+    }
+
+    /// True when `key` held the seat at some point (its hello's, or one a hand-over gave it).
+    pub fn ever_held(&self, seat: Seat, key: &VerifyingKey) -> bool {
+        let s = seat.index();
+        self.keys[s].as_ref() == Some(key) || self.handovers[s].iter().any(|(_, k)| k == key)
+    }
+
+    /// The key a seat's next entries are signed with (after any hand-over).
+    pub fn current_key(&self, seat: Seat) -> Option<VerifyingKey> {
+        self.key_at(seat, u32::MAX)
+    }
+
     /// Checks an entry and adds it to its seat's chain.
     pub fn add(&mut self, e: Entry) -> Result<Added, Refusal> {
         let h = &e.header;
@@ -207,9 +242,42 @@ impl Chains {
         if prev.is_some_and(|p| seen < p.seen) {
             return Err(Refusal::BrokenChain);
         }
-        self.keys[s] = Some(key);
+        let handover = self.handover(&e, seen)?;
+        if is_hello {
+            self.keys[s] = Some(key);
+        }
         self.held[s].push(Held::new(e, seen));
+        if let Some(new) = handover {
+            // From the other seat's first entry this one had not seen, its new key signs.
+            self.handovers[1 - s].push((seen, new));
+        }
         Ok(Added::New)
+    }
+
+    /// The key a `Handover` entry moves the other seat to, checked (`None` for other entries):
+    /// the other seat, bound and seen at least up to its `Hello`, to a key that is neither its
+    /// current one nor the sender's, with the proof of the room secret when we know it.
+    fn handover(&self, e: &Entry, seen: u32) -> Result<Option<VerifyingKey>, Refusal> {
+        let Body::Handover { seat, key, proof } = &e.body else {
+            return Ok(None);
+        };
+        let new = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadHandover)?;
+        let current = |s: Seat| self.current_key(s).map(|k| k.to_bytes());
+        if *seat != e.seat().other()
+            || seen == 0
+            || current(*seat).is_none_or(|k| k == *key)
+            || current(e.seat()) == Some(*key)
+        {
+            return Err(Refusal::BadHandover);
+        }
+        if self
+            .secret
+            .as_ref()
+            .is_some_and(|secret| join_proof(self.room, secret, key) != *proof)
+        {
+            return Err(Refusal::BadProof);
+        }
+        Ok(Some(new))
     }
 
     /// An entry with a number already held: a harmless duplicate, or — correctly signed and
@@ -221,7 +289,9 @@ impl Chains {
             return Ok(Added::Duplicate);
         }
         // Only a correctly signed conflicting entry proves a fork.
-        let key = self.keys[s].ok_or(Refusal::UnknownGuest)?;
+        let key = self
+            .key_at(e.seat(), e.seq())
+            .ok_or(Refusal::UnknownGuest)?;
         if let Body::Hello { key: other, .. } = &e.body {
             if *other != key.to_bytes() {
                 return Err(Refusal::Intruder);
@@ -242,7 +312,7 @@ impl Chains {
     fn signing_key(&self, e: &Entry) -> Result<VerifyingKey, Refusal> {
         let bound = self.keys[e.seat().index()];
         let Body::Hello { key, proof, .. } = &e.body else {
-            return bound.ok_or(Refusal::UnknownGuest);
+            return self.key_at(e.seat(), e.seq()).ok_or(Refusal::UnknownGuest);
         };
         let proves = |secret: &[u8; 16]| join_proof(self.room, secret, key) == *proof;
         match (e.seat(), bound) {
@@ -289,12 +359,25 @@ impl Chains {
         let s = e.seat().index();
         debug_assert_eq!(e.seq(), self.len(e.seat()));
         let seen = self.held[1 - s].len() as u32;
+        // Our own hand-over: the knock's key was checked when it arrived.
+        let handover = match &e.body {
+            Body::Handover { key, .. } => VerifyingKey::from_bytes(key).ok(),
+            _ => None,
+        };
         self.held[s].push(Held::new(e, seen));
+        if let Some(new) = handover {
+            self.handovers[1 - s].push((seen, new));
+        }
     }
 
     /// Takes back the entry [`Chains::push_own`] just added (the room refused it).
     pub(super) fn pop_own(&mut self, seat: Seat) {
-        self.held[seat.index()].pop();
+        let s = seat.index();
+        if let Some(h) = self.held[s].pop() {
+            if matches!(h.entry.body, Body::Handover { .. }) {
+                self.handovers[1 - s].pop();
+            }
+        }
     }
 
     /// Every entry in the one order both peers fold them (docs/protocol.md, « One order, one

@@ -32,6 +32,15 @@ pub enum Command {
     },
     /// Leave the room.
     Leave,
+    /// Ask the present player for the seat that is away, giving up ours, which another key
+    /// holds (a session does it by itself when its `Hello` is refused; this asks again after a
+    /// refusal, or for a seat that was handed away).
+    Knock,
+    /// Let the device knocking take the other seat, or not.
+    Handover {
+        /// Let it in.
+        accept: bool,
+    },
 }
 
 /// Why a command was refused (nothing was sent).
@@ -50,6 +59,12 @@ pub enum CommandError {
     /// The other seat is away: the game waits for it (only resigning, withdrawing, claiming
     /// and leaving remain possible).
     PeerAway,
+    /// No device is asking for the other seat.
+    NoKnock,
+    /// This device holds no seat (another key holds it; it may ask for the seat that is away).
+    NotSeated,
+    /// This device holds its seat: there is nothing to ask for.
+    Seated,
 }
 
 impl fmt::Display for CommandError {
@@ -61,6 +76,9 @@ impl fmt::Display for CommandError {
             CommandError::TooEarly => f.write_str("the seat is still reserved"),
             CommandError::Suspended => f.write_str("the room is suspended"),
             CommandError::PeerAway => f.write_str("the other player is away"),
+            CommandError::NoKnock => f.write_str("no device is asking for the seat"),
+            CommandError::NotSeated => f.write_str("this device holds no seat"),
+            CommandError::Seated => f.write_str("this device already holds its seat"),
         }
     }
 }
@@ -110,6 +128,38 @@ pub enum Event {
     Fork(Seat),
     /// The peer's presence changed.
     Presence(Presence),
+    /// The device on the connection could not prove it holds the other seat's key: it is not
+    /// the other player (that seat counts as away).
+    Stranger,
+    /// A new device, holding the room secret, asks for this seat, which is away: answer with
+    /// [`Command::Handover`] before [`Session::knock`](super::Session::knock)'s deadline.
+    Knock(Seat),
+    /// The device that knocked is gone, or its minute ran out.
+    KnockOver,
+    /// Whether this device holds its seat changed.
+    Standing(Standing),
+}
+
+/// Whether this device holds its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// Our key holds our seat (or will once our `Hello` is taken).
+    Seated,
+    /// Another key holds our seat: we ask the present player for the seat that is away.
+    Knocking {
+        /// When we asked (ms).
+        since: u64,
+    },
+    /// The present player said no, or let the minute pass: we may ask again after
+    /// [`COOLDOWN_MS`](super::room::COOLDOWN_MS).
+    Refused {
+        /// Nobody answered within the minute.
+        expired: bool,
+        /// When we heard (ms).
+        at: u64,
+    },
+    /// The present player let another device take our seat while we were away.
+    HandedAway,
 }
 
 /// What the UI should do.

@@ -62,7 +62,7 @@ pub mod transcript;
 pub mod wire;
 
 pub use chains::Refusal;
-pub use events::{Command, CommandError, Effect, Event, Presence};
+pub use events::{Command, CommandError, Effect, Event, Presence, Standing};
 pub use invite::{Invite, InviteError};
 pub use loopback::{Fault, Loopback, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
@@ -132,6 +132,49 @@ pub struct Session {
     restored: bool,
     /// Void entries already reported, so that each is reported once.
     reported: BTreeSet<(Seat, u32)>,
+    /// The peer on this connection: our challenge to it, and what it proved.
+    peer: PeerCheck,
+    /// Connections so far: each gets a new challenge.
+    connections: u64,
+    /// The other side's challenge on this connection, answered once we hold a seat.
+    their_challenge: Option<[u8; 16]>,
+    /// A new device asking for the other seat while it is away.
+    knock: Option<Knock>,
+    /// When we last turned a knock down or let it lapse: knocks within [`room::COOLDOWN_MS`]
+    /// are ignored.
+    declined_at: Option<u64>,
+    /// Whether our key holds our seat.
+    standing: Standing,
+}
+
+/// What the device on the current connection has proved.
+#[derive(Clone, Debug, Default)]
+struct PeerCheck {
+    /// Our challenge to it.
+    challenge: Option<[u8; 16]>,
+    /// When the connection opened.
+    since: u64,
+    /// It proved the other seat's key.
+    proved: bool,
+    /// Its last proof that did not prove the other seat's key (yet: the key may come with the
+    /// next entries, or our own standing may change), checked again when they do.
+    unproven: Option<(Seat, wire::Sig)>,
+    /// When we last asked again (challenge, knock, heads) while it had not proved itself.
+    retried: u64,
+    /// It failed to prove the other seat's key (or never tried).
+    stranger: bool,
+}
+
+/// A new device asking for the other seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knock {
+    /// The seat it asks for (the other seat, away).
+    pub seat: Seat,
+    /// Its public key.
+    pub key: [u8; 32],
+    proof: [u8; 32],
+    /// When it asked (ms): the answer is due within [`Config::proposal_ms`].
+    pub since: u64,
 }
 
 /// Entries kept aside ahead of a gap, at most.
@@ -190,6 +233,12 @@ impl Session {
             forked: false,
             restored: false,
             reported: BTreeSet::new(),
+            peer: PeerCheck::default(),
+            connections: 0,
+            their_challenge: None,
+            knock: None,
+            declined_at: None,
+            standing: Standing::Seated,
         }
     }
 
@@ -238,6 +287,7 @@ impl Session {
     /// True when it is our step and the game is live (the other seat is here).
     pub fn my_turn(&self) -> bool {
         !self.suspended()
+            && self.standing == Standing::Seated
             && self.presence == Presence::Here
             && self.room().in_progress()
             && self.game().is_some_and(|g| g.to_move() == self.player())
@@ -285,6 +335,36 @@ impl Session {
     /// True when play is suspended (fork or incompatible invitation).
     pub fn suspended(&self) -> bool {
         self.forked || self.room().incompatible.is_some()
+    }
+
+    /// True when the device on the connection could not prove the other seat's key: another
+    /// device is trying to join (the other player counts as away).
+    pub fn stranger(&self) -> bool {
+        self.peer.stranger
+    }
+
+    /// True while a device is connected and was heard from within the silence limit, whether
+    /// or not it proved the other seat's key.
+    pub fn hears_peer(&self, now: u64) -> bool {
+        self.peer.challenge.is_some() && now < self.last_heard + self.config.silence_ms
+    }
+
+    /// A new device asking for the other seat, and when our answer is due.
+    pub fn knock(&self) -> Option<(Knock, u64)> {
+        self.knock.map(|k| (k, k.since + self.config.proposal_ms))
+    }
+
+    /// Whether this device holds its seat, or asks for one.
+    pub fn standing(&self) -> Standing {
+        self.standing
+    }
+
+    /// When this device may knock again after a refusal.
+    pub fn knock_again_at(&self) -> Option<u64> {
+        match self.standing {
+            Standing::Refused { at, .. } => Some(at + room::COOLDOWN_MS),
+            _ => None,
+        }
     }
 
     /// The seat whose key signed two entries with one number (a copied tab), if one did.
@@ -374,6 +454,20 @@ impl Session {
 
     /// Does what the local player asked, or says why not (and sends nothing).
     pub fn act(&mut self, command: Command, now: u64) -> Result<Vec<Effect>, CommandError> {
+        match command {
+            Command::Knock => return self.knock_again(now),
+            _ if self.standing != Standing::Seated => return Err(CommandError::NotSeated),
+            Command::Handover { accept: false } => {
+                self.knock.take().ok_or(CommandError::NoKnock)?;
+                self.declined_at = Some(now);
+                let no = Message::KnockRefused { expired: false };
+                return Ok(vec![
+                    Effect::Send(wire::encode(&no)),
+                    Effect::Event(Event::KnockOver),
+                ]);
+            }
+            _ => {}
+        }
         if self.suspended() && command != Command::Leave {
             return Err(CommandError::Suspended);
         }
@@ -415,9 +509,169 @@ impl Session {
             }
             Command::Settings { max_turns } => Body::Settings { max_turns },
             Command::Leave => Body::Leave,
+            Command::Handover { .. } => {
+                let knock = self.knock.ok_or(CommandError::NoKnock)?;
+                if now > knock.since + self.config.proposal_ms {
+                    self.knock = None;
+                    return Err(CommandError::Expired);
+                }
+                Body::Handover {
+                    seat: knock.seat,
+                    key: knock.key,
+                    proof: knock.proof,
+                }
+            }
+            Command::Knock => unreachable!("handled above"),
         };
+        let handover = matches!(body, Body::Handover { .. });
         let e = self.entry(body, now);
-        self.append(e, now)
+        let mut out = self.append(e, now)?;
+        if handover {
+            // The new device now holds that seat: let it prove it on this connection.
+            self.knock = None;
+            out.push(Effect::Event(Event::KnockOver));
+            out.push(self.challenge(now));
+        }
+        Ok(out)
+    }
+
+    /// A fresh challenge for the device on the connection; what it proved so far is forgotten.
+    fn challenge(&mut self, now: u64) -> Effect {
+        use sha2::{Digest, Sha256};
+        self.connections += 1;
+        let mut h = Sha256::new();
+        h.update(b"moulin/challenge/v1");
+        h.update(self.seed);
+        h.update(self.connections.to_be_bytes());
+        h.update(now.to_be_bytes());
+        let mut challenge = [0; 16];
+        challenge.copy_from_slice(&h.finalize()[..16]);
+        self.peer = PeerCheck {
+            challenge: Some(challenge),
+            since: now,
+            retried: now,
+            ..PeerCheck::default()
+        };
+        Effect::Send(wire::encode(&Message::Challenge(challenge)))
+    }
+
+    /// Asks the present player for the seat that is away (our own is held by another key).
+    fn knock_again(&mut self, now: u64) -> Result<Vec<Effect>, CommandError> {
+        match self.standing {
+            Standing::Seated => Err(CommandError::Seated),
+            Standing::Refused { at, .. } if now < at + room::COOLDOWN_MS => {
+                Err(CommandError::Refused(Void::CoolingDown))
+            }
+            _ => Ok(self.start_knocking(now)),
+        }
+    }
+
+    fn start_knocking(&mut self, now: u64) -> Vec<Effect> {
+        self.standing = Standing::Knocking { since: now };
+        let key = self.key.verifying_key().to_bytes();
+        let knock = Message::Knock {
+            key,
+            proof: wire::join_proof(self.invite.room, &self.invite.secret, &key),
+            sig: wire::Sig::sign(&self.key, &wire::knock_bytes(self.invite.room, &key)),
+        };
+        vec![
+            Effect::Send(wire::encode(&knock)),
+            Effect::Event(Event::Standing(self.standing)),
+        ]
+    }
+
+    /// Our key no longer holds our seat: what we hold of our own chain never counted (or no
+    /// longer does), so the transcript starts again from what the other side sends.
+    /// Our own entries from number `keep` on are dropped (all of them when another key's hello
+    /// holds the seat; those the hand-over had not seen when it moved the seat).
+    fn unseat(&mut self, standing: Standing, keep: u32, now: u64) -> Vec<Effect> {
+        let host_key = self
+            .invite
+            .host_key
+            .and_then(|k| VerifyingKey::from_bytes(&k).ok());
+        let fresh = Chains::new(self.invite.room, host_key, Some(self.invite.secret));
+        let old = std::mem::replace(&mut self.chains, fresh);
+        for e in old.merged() {
+            if e.seat() != self.seat || e.seq() < keep {
+                // What no longer follows is asked for again by the heads below.
+                let _ = self.chains.add(e.clone());
+            }
+        }
+        self.fold = Fold::default();
+        // Folded afresh without events: the page shows this device's new standing as a whole.
+        self.fold.update(&self.chains);
+        self.pending.clear();
+        self.reported.clear();
+        self.forked = false;
+        self.last_resend = None;
+        self.their_proposal_seen = None;
+        self.knock = None;
+        self.standing = standing;
+        let mut out = vec![
+            Effect::Save,
+            Effect::Event(Event::Standing(standing)),
+            self.send_heads(now),
+        ];
+        if matches!(standing, Standing::Knocking { .. }) {
+            out.extend(self.start_knocking(now));
+        }
+        out.extend(self.recheck_proof(now));
+        out
+    }
+
+    /// After new entries: a knocking device whose key now holds a seat takes it (and proves
+    /// it); a seated one whose seat moved to another key is unseated.
+    pub(super) fn check_standing(&mut self, now: u64) -> Vec<Effect> {
+        let ours = self.key.verifying_key();
+        let holds = |s: &Session, seat| s.chains.current_key(seat) == Some(ours);
+        match self.standing {
+            Standing::Seated => {
+                if self
+                    .chains
+                    .current_key(self.seat)
+                    .is_some_and(|k| k != ours)
+                {
+                    let from = self.chains.handed_from(self.seat).unwrap_or(0);
+                    return self.unseat(Standing::HandedAway, from, now);
+                }
+                Vec::new()
+            }
+            _ => {
+                let Some(seat) = [Seat::Host, Seat::Guest]
+                    .into_iter()
+                    .find(|&seat| holds(self, seat))
+                else {
+                    return Vec::new();
+                };
+                self.seat = seat;
+                self.standing = Standing::Seated;
+                let mut out = vec![Effect::Save, Effect::Event(Event::Standing(self.standing))];
+                out.extend(self.prove(now));
+                out.extend(self.recheck_proof(now));
+                out
+            }
+        }
+    }
+
+    /// True while connected to a device that has not proved the other seat's key, or while we
+    /// ask for a seat: challenges, knocks and heads go again with each heartbeat.
+    fn asks_again(&self) -> bool {
+        self.peer.challenge.is_some()
+            && (!self.peer.proved || matches!(self.standing, Standing::Knocking { .. }))
+    }
+
+    /// Answers the other side's challenge, once we hold a seat.
+    fn prove(&mut self, _now: u64) -> Option<Effect> {
+        let challenge = self.their_challenge?;
+        if self.standing != Standing::Seated {
+            return None;
+        }
+        let bytes = wire::presence_bytes(self.invite.room, &challenge, self.seat);
+        let proof = Message::Proof {
+            seat: self.seat,
+            sig: wire::Sig::sign(&self.key, &bytes),
+        };
+        Some(Effect::Send(wire::encode(&proof)))
     }
 
     /// Adds and folds an entry we just signed; refused (and taken back) when the room says it
@@ -440,29 +694,34 @@ impl Session {
         Ok(out)
     }
 
-    /// The data channel opened (or reopened): offer our heads so the peers resynchronise.
+    /// The data channel opened (or reopened): challenge the device to prove the other seat's
+    /// key — it is present only once it has — and offer our heads so the peers resynchronise.
     pub fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
         self.last_heard = now;
         // A new connection (perhaps a reloaded tab) may have lost what we sent before.
         self.last_resend = None;
-        let mut out = Vec::new();
-        if self.presence != Presence::Here {
-            self.presence = Presence::Here;
-            out.push(Effect::Event(Event::Presence(self.presence)));
+        self.their_challenge = None;
+        let mut out = vec![self.challenge(now), self.send_heads(now)];
+        if matches!(self.standing, Standing::Knocking { .. }) {
+            out.extend(self.start_knocking(now));
         }
-        self.stamp_proposal(now);
-        out.push(self.send_heads(now));
         out
     }
 
     /// The data channel closed.
     pub fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
         self.last_resend = None;
-        if matches!(self.presence, Presence::Away { .. }) {
-            return Vec::new();
+        self.peer = PeerCheck::default();
+        self.their_challenge = None;
+        let mut out = Vec::new();
+        if self.knock.take().is_some() {
+            out.push(Effect::Event(Event::KnockOver));
         }
-        self.presence = Presence::Away { since: now };
-        vec![Effect::Event(Event::Presence(self.presence))]
+        if !matches!(self.presence, Presence::Away { .. }) {
+            self.presence = Presence::Away { since: now };
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
+        out
     }
 
     /// When [`Session::tick`] should run next: never a time it already ran at or before, so a
@@ -484,15 +743,57 @@ impl Session {
         if let Some(until) = self.reserved_until() {
             t.push(until);
         }
+        if self.peer.challenge.is_some() && !self.peer.proved && !self.peer.stranger {
+            t.push(self.peer.since + self.config.silence_ms);
+        }
+        if self.asks_again() {
+            t.push(self.peer.retried + self.config.heartbeat_ms);
+        }
+        if let Some((_, due)) = self.knock() {
+            t.push(due);
+        }
         t.into_iter()
             .filter(|&w| self.last_tick.is_none_or(|last| w > last))
             .min()
     }
 
-    /// Timers: heartbeat, silence, our proposal's expiry.
+    /// Timers: heartbeat, silence, our proposal's expiry, a device that never proves its seat,
+    /// a knock left unanswered.
     pub fn tick(&mut self, now: u64) -> Vec<Effect> {
         self.last_tick = Some(self.last_tick.map_or(now, |t| t.max(now)));
         let mut out = Vec::new();
+        let p = &self.peer;
+        if p.challenge.is_some()
+            && !p.proved
+            && !p.stranger
+            && now >= p.since + self.config.silence_ms
+        {
+            out.extend(self.not_proved());
+        }
+        if self.asks_again() && now >= self.peer.retried + self.config.heartbeat_ms {
+            // A message may have been lost on the way: ask again, as heads do for entries.
+            self.peer.retried = now;
+            if let (false, Some(c)) = (self.peer.proved, self.peer.challenge) {
+                out.push(Effect::Send(wire::encode(&Message::Challenge(c))));
+            }
+            if matches!(self.standing, Standing::Knocking { .. }) {
+                out.extend(self.start_knocking(now).into_iter().take(1));
+            }
+            if self.presence != Presence::Here {
+                out.push(self.send_heads(now));
+            }
+        }
+        if self
+            .knock
+            .is_some_and(|k| now >= k.since + self.config.proposal_ms)
+        {
+            self.knock = None;
+            // Its copies still on the way must not ask again at once.
+            self.declined_at = Some(now);
+            let lapsed = Message::KnockRefused { expired: true };
+            out.push(Effect::Send(wire::encode(&lapsed)));
+            out.push(Effect::Event(Event::KnockOver));
+        }
         if self.restored && self.presence == Presence::Waiting && self.room().hello == [true, true]
         {
             // Reloaded while the other was away: its reservation counts from now.

@@ -177,6 +177,8 @@ pub enum RoomEvent {
     },
     /// A seat left the room for good.
     Left(Seat),
+    /// The other seat let a new device take this seat (its key changed).
+    HandedOver(Seat),
 }
 
 /// An open proposal.
@@ -355,6 +357,10 @@ impl Room {
             },
             Body::Resign => self.end(Ending::Resigned(seat), out),
             Body::ClaimWin => self.end(Ending::Claimed(seat), out),
+            Body::Handover { seat: taken, .. } => {
+                out.push(RoomEvent::HandedOver(*taken));
+                Ok(())
+            }
             Body::Leave => {
                 self.left[s] = true;
                 if self.in_progress() {

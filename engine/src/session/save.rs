@@ -2,9 +2,9 @@
 //! and the transcript, as a [`Saved`] value or as text for the browser's storage
 //! ([`Saved::to_text`], [`Saved::from_text`]) — the client never sees the encoding.
 
-use super::invite::{public_key, Invite};
+use super::invite::Invite;
 use super::wire::{self, Entry, Seat};
-use super::{Config, Session};
+use super::{Config, Session, Standing};
 use ed25519_dalek::VerifyingKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -107,22 +107,33 @@ impl Session {
     /// Restores a saved side (after a reload); the peers then resynchronise. Every saved entry
     /// is checked again, as if it had just arrived.
     pub fn restore(saved: Saved) -> Result<Session, RestoreError> {
-        let ours = public_key(saved.seed);
-        let keys_match = match saved.invite.host_key {
-            Some(key) => {
-                VerifyingKey::from_bytes(&key).is_ok() && (saved.seat == Seat::Guest || key == ours)
-            }
+        let keys_valid = match saved.invite.host_key {
+            Some(key) => VerifyingKey::from_bytes(&key).is_ok(),
             // Only a guest by code may not know the host's key yet.
             None => saved.seat == Seat::Guest,
         };
-        if !keys_match || !saved.invite.code_matches() {
+        if !keys_valid || !saved.invite.code_matches() {
             return Err(RestoreError::KeysMismatch);
         }
-        let mut s = Session::empty(saved.seat, saved.invite, saved.seed, saved.config);
+        let seat = saved.seat;
+        let mut s = Session::empty(seat, saved.invite, saved.seed, saved.config);
         for (index, e) in saved.entries.into_iter().enumerate() {
             s.chains
                 .add(e)
                 .map_err(|why| RestoreError::BadEntry { index, why })?;
+        }
+        // Our key holds our seat (the invitation's, our hello's or a hand-over's), or held it
+        // until a hand-over (we may ask for it back), or never did (we were asking for one).
+        let key = s.key.verifying_key();
+        if s.chains.current_key(seat).is_some_and(|k| k != key) {
+            s.standing = if s.chains.ever_held(seat, &key) {
+                Standing::HandedAway
+            } else if seat == Seat::Guest {
+                Standing::Knocking { since: 0 }
+            } else {
+                // The host's seat is the invitation's key, or one handed over to us.
+                return Err(RestoreError::KeysMismatch);
+            };
         }
         s.learn_host_key();
         if s.chains.len(s.seat) == 0 {

@@ -469,13 +469,33 @@ fn the_hosts_hello_proves_the_secret_and_binds_an_unknown_host_key() {
     );
 }
 
+/// A copy of the host's tab (same keys, restored from its save), connected to the guest, who
+/// proved its seat to it.
+fn host_copy(p: &Loopback, now: u64) -> Session {
+    let mut copy = Session::restore(p.host().save()).unwrap();
+    for e in copy.peer_connected(now) {
+        if let Effect::Send(m) = e {
+            if let Ok(Message::Challenge(c)) = decode_message(&m) {
+                let bytes = wire::presence_bytes(copy.invite().room, &c, Seat::Guest);
+                let sig = wire::Sig::sign(&SigningKey::from_bytes(&GUEST_SEED), &bytes);
+                let proof = Message::Proof {
+                    seat: Seat::Guest,
+                    sig,
+                };
+                let _ = copy.receive(&encode(&proof), now);
+            }
+        }
+    }
+    assert_eq!(copy.presence(), Presence::Here);
+    copy
+}
+
 /// A copy of the host's tab (same keys, restored from its save) plays a move while the host
 /// plays another: the guest receives both.
 fn copied_host_tab_writes() -> Loopback {
     let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
-    let mut copy = Session::restore(p.host().save()).unwrap();
-    let _ = copy.peer_connected(5);
+    let mut copy = host_copy(&p, 5);
     let g = p.host().game().unwrap().clone();
     let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
     p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
@@ -1117,8 +1137,7 @@ mod review {
     fn review_replaying_a_fork_proof_does_not_grow_memory() {
         let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 2);
-        let mut copy = Session::restore(p.host().save()).unwrap();
-        let _ = copy.peer_connected(5);
+        let mut copy = host_copy(&p, 5);
         let g = p.host().game().unwrap().clone();
         let out = copy.act(Command::Play(legal_step(&g, 0)), 5).unwrap();
         p.exchange(Seat::Host, Command::Play(legal_step(&g, 1)));
@@ -1150,8 +1169,7 @@ mod review {
         assert_eq!(p.mover().expect("a game in progress"), Seat::Host);
         // A copy of the host's tab (restored from its storage) plays first, and the guest hears
         // it first.
-        let mut copy = Session::restore(p.host().save()).unwrap();
-        let _ = copy.peer_connected(p.now());
+        let mut copy = host_copy(&p, p.now());
         let g = p.host().game().unwrap().clone();
         for e in copy.act(Command::Play(legal_step(&g, 0)), p.now()).unwrap() {
             if let Effect::Send(m) = e {

@@ -21,7 +21,7 @@
 use super::chains::{Added, Chains};
 use super::fold;
 use super::room::{Room, Void};
-use super::wire::{self, Entry, RoomId, Seat};
+use super::wire::{self, Body, Entry, RoomId, Seat};
 use super::Invite;
 use crate::{AnyGame, Player};
 use ed25519_dalek::VerifyingKey;
@@ -96,6 +96,20 @@ pub struct Verified {
     pub void: Vec<usize>,
     /// Entries signed by a seat's own key that break the rules, in file order.
     pub faults: Vec<Breach>,
+    /// Seats moved to another device, in file order.
+    pub handovers: Vec<Handover>,
+}
+
+/// A seat moved to another device by the other seat's consent (`docs/protocol.md`,
+/// « Hand-over »).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handover {
+    /// 0-based index of the hand-over entry in the file.
+    pub entry: usize,
+    /// The seat that changed device (the entry's writer is the other one).
+    pub seat: Seat,
+    /// The seat's key from then on.
+    pub key: [u8; 32],
 }
 
 impl Verified {
@@ -228,6 +242,14 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
     if let Some(why) = room.incompatible {
         return Err(header(&why.to_string()));
     }
+    let handovers = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(entry, e)| match e.body {
+            Body::Handover { seat, key, .. } => Some(Handover { entry, seat, key }),
+            _ => None,
+        })
+        .collect();
     Ok(Verified {
         room,
         entries,
@@ -235,5 +257,6 @@ pub fn verify(text: &str) -> Result<Verified, VerifyError> {
         guest_key: chains.guest_key().map(|k| k.to_bytes()),
         void,
         faults,
+        handovers,
     })
 }

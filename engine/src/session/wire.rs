@@ -18,6 +18,8 @@ pub const MAX_BATCH: usize = 48;
 const SIGN_DOMAIN: &[u8] = b"moulin/entry/v1";
 const HASH_DOMAIN: &[u8] = b"moulin/hash/v1";
 const JOIN_DOMAIN: &[u8] = b"moulin/join/v1";
+const PRESENCE_DOMAIN: &[u8] = b"moulin/presence/v1";
+const KNOCK_DOMAIN: &[u8] = b"moulin/knock/v1";
 
 /// A SHA-256 digest.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
@@ -168,6 +170,17 @@ pub enum Body {
     ClaimWin,
     /// The sender leaves the room for good.
     Leave,
+    /// The sender, the seat still present, lets a new device take the other seat, which stayed
+    /// away: from that seat's next entry on (the first this entry had not seen), its entries
+    /// are signed with `key` and no longer with the old one (`docs/protocol.md`, « Hand-over »).
+    Handover {
+        /// The seat that changes device (the other seat).
+        seat: Seat,
+        /// The new device's public key.
+        key: [u8; 32],
+        /// The new device's proof that it knows the room secret: `join_proof(room, secret, key)`.
+        proof: [u8; 32],
+    },
 }
 
 /// The signed part of an entry.
@@ -212,7 +225,24 @@ impl fmt::Debug for Entry {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Sig(pub [u8; 32], pub [u8; 32]);
 
+impl fmt::Debug for Sig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sig({:02x?}…)", &self.0[..4])
+    }
+}
+
 impl Sig {
+    /// The signature of `message` under `key`.
+    pub fn sign(key: &SigningKey, message: &[u8]) -> Sig {
+        Sig::from_bytes(key.sign(message).to_bytes())
+    }
+
+    /// True when this is `key`'s signature of `message` (strict).
+    pub fn verifies(self, key: &VerifyingKey, message: &[u8]) -> bool {
+        key.verify_strict(message, &Signature::from_bytes(&self.to_bytes()))
+            .is_ok()
+    }
+
     fn to_bytes(self) -> [u8; 64] {
         let mut b = [0; 64];
         b[..32].copy_from_slice(&self.0);
@@ -285,6 +315,24 @@ pub fn join_proof(room: RoomId, secret: &[u8; 16], key: &[u8; 32]) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// What a seat signs to prove it holds its key on a connection: the other side's fresh
+/// challenge, for this room and this seat.
+pub fn presence_bytes(room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
+    let mut out = PRESENCE_DOMAIN.to_vec();
+    out.extend(room.0);
+    out.extend(challenge);
+    out.push(seat.index() as u8);
+    out
+}
+
+/// What a new device signs with its new key when it asks for a seat.
+pub fn knock_bytes(room: RoomId, key: &[u8; 32]) -> Vec<u8> {
+    let mut out = KNOCK_DOMAIN.to_vec();
+    out.extend(room.0);
+    out.extend(key);
+    out
+}
+
 /// The two chains' heads: how many entries of each seat one has, and the hash of the last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Heads {
@@ -302,6 +350,30 @@ pub enum Message {
     /// Heartbeat and resync offer: what the sender holds. The receiver sends back the entries
     /// the sender lacks.
     Heads(Heads),
+    /// A fresh challenge, sent on every new connection: prove you hold your seat's key.
+    Challenge([u8; 16]),
+    /// The answer to a challenge: the sender's seat and its signature of
+    /// [`presence_bytes`]. Only then is the other seat present.
+    Proof {
+        /// The seat the sender holds.
+        seat: Seat,
+        /// Its key's signature of the challenge.
+        sig: Sig,
+    },
+    /// A new device, holding the room secret but no seat, asks for the seat that is away.
+    Knock {
+        /// Its public key.
+        key: [u8; 32],
+        /// `join_proof(room, secret, key)`.
+        proof: [u8; 32],
+        /// The key's signature of [`knock_bytes`]: it holds that key.
+        sig: Sig,
+    },
+    /// The present player did not let the knocking device in, or let the knock lapse.
+    KnockRefused {
+        /// Nobody answered within the minute.
+        expired: bool,
+    },
 }
 
 /// Why bytes from the peer could not be read.

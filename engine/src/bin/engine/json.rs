@@ -52,8 +52,18 @@ struct RoomStory {
     host: Key,
     guest: Option<Key>,
     games: Vec<GameLine>,
+    /// Seats moved to another device: the entry, the seat, its new key.
+    handovers: Vec<HandoverLine>,
     faults: Vec<FaultLine>,
     verdict: String,
+}
+
+#[derive(Serialize)]
+struct HandoverLine {
+    entry: usize,
+    seat: &'static str,
+    #[serde(flatten)]
+    key: Key,
 }
 
 #[derive(Serialize)]
@@ -183,6 +193,13 @@ pub fn state(g: &AnyGame) -> String {
     }
 }
 
+fn seat_name(seat: Seat) -> &'static str {
+    match seat {
+        Seat::Host => "host",
+        Seat::Guest => "guest",
+    }
+}
+
 fn key(k: &[u8; 32]) -> Key {
     Key {
         key: engine::session::wire::hex(k),
@@ -231,15 +248,21 @@ pub fn verified(v: &Verified) -> Option<String> {
             .enumerate()
             .map(|(i, g)| game_line(g, i < last))
             .collect(),
+        handovers: v
+            .handovers
+            .iter()
+            .map(|h| HandoverLine {
+                entry: h.entry,
+                seat: seat_name(h.seat),
+                key: key(&h.key),
+            })
+            .collect(),
         faults: v
             .faults
             .iter()
             .map(|f| FaultLine {
                 entry: f.entry,
-                seat: match f.seat {
-                    Seat::Host => "host",
-                    Seat::Guest => "guest",
-                },
+                seat: seat_name(f.seat),
                 player: f.player.index(),
                 message: f.why.to_string(),
             })
