@@ -4,11 +4,15 @@
 //! never touches a socket or a clock, so the browser page, the native integration tests and
 //! plain unit tests drive exactly the same logic.
 //!
-//! Sockets are replaced, not trusted: a closed socket is reopened after a back-off (1 s doubling
-//! to 10 s); a socket whose peer is gone (or silent) for [`STALE_MS`] while the socket looks
-//! open — seen after a relay restart, when matchbox may keep a socket that will never meet the
-//! peer again — is dropped and reopened; one that never met the peer waits [`LONELY_MS`]. A new
-//! peer in the room replaces the one we had (a room holds two, so the old one left).
+//! Before each socket the relay is asked about the room (`GET /ws/<room>`): a full room or a
+//! relay that does not answer is said at once, and no socket is opened for nothing. Sockets are
+//! replaced, not trusted: a closed socket is reopened after a back-off (1 s doubling to 10 s); a
+//! socket whose peer is gone (or silent) for [`STALE_MS`] while the socket looks open — seen
+//! after a relay restart, when matchbox may keep a socket that will never meet the peer again —
+//! is dropped and reopened; one that never met the peer waits [`LONELY_MS`]. A new peer in the
+//! room replaces the one we had (a room holds two, so the old one left). A socket that waits
+//! [`DIRECT_MS`] in the room without a data channel asks the relay again: if the other player is
+//! in the room too, their networks block a direct connection ([`Driver::blocked`]).
 
 use engine::session::{Command, CommandError, Effect, Event, Presence, Session};
 use relay_api::Refusal;
@@ -25,6 +29,20 @@ pub const MAX_RETRY_MS: u64 = 10_000;
 /// While the relay has not admitted a new socket, how often to look (it says so without waking
 /// anyone).
 pub const JOIN_POLL_MS: u64 = 50;
+/// A socket in the room without a data channel for this long asks the relay whether the other
+/// player is there too (then their networks block a direct connection), and again as often.
+pub const DIRECT_MS: u64 = 8_000;
+
+/// Why we asked the relay about the room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// Before opening a socket: is there room for us?
+    BeforeConnect,
+    /// Our socket closed: why?
+    Why,
+    /// Our socket waits in the room without a data channel: is the other player there?
+    Direct,
+}
 
 /// Why the socket is down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +60,7 @@ pub enum Down {
 /// The state of our connection to the relay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relay {
-    /// A socket is open and waiting for the relay to admit it.
+    /// We asked the relay about the room, or a socket waits for the relay to admit it.
     Connecting,
     /// The relay admitted the socket to the room.
     Joined,
@@ -66,8 +84,9 @@ pub enum Input<P> {
     Packet(P, Vec<u8>),
     /// The socket is gone.
     Closed,
-    /// The relay's answer to [`Output::AskWhy`]: what it refuses now (`None` if nothing: the
-    /// socket was only cut), or `Err(())` when it could not be reached.
+    /// The relay's answer to [`Output::AskWhy`]: what it refuses now (`None` if nothing: there
+    /// is room for us, or the socket was only cut; `Some(RoomFull)` when two are in the room),
+    /// or `Err(())` when it could not be reached.
     Why(Result<Option<Refusal>, ()>),
     /// The time asked by [`Driver::next_wakeup`] came.
     Wake,
@@ -86,7 +105,7 @@ pub enum Output<P> {
     Connect,
     /// Drop the current socket (a new one opens later).
     Disconnect,
-    /// Ask the relay why our socket closed (`GET /ws/<room>`), then report [`Input::Why`].
+    /// Ask the relay about the room (`GET /ws/<room>`), then report [`Input::Why`].
     AskWhy,
 }
 
@@ -99,6 +118,8 @@ struct Socket<P> {
     had_peer: bool,
     /// Since when the peer is gone or silent while this socket looks open.
     stale_since: Option<u64>,
+    /// Since when this socket is in the room without a data channel.
+    no_channel_since: Option<u64>,
 }
 
 /// The session and its connection.
@@ -113,6 +134,10 @@ pub struct Driver<P> {
     refused: Option<Refusal>,
     /// Since when we wait alone, as a guest who never met the host (ms).
     alone_since: Option<u64>,
+    /// The question to the relay we wait an answer for.
+    asking: Option<Ask>,
+    /// Both players are in the room but no data channel opens: their networks block it.
+    blocked: bool,
     left: bool,
 }
 
@@ -130,8 +155,36 @@ impl<P: Copy + Eq> Driver<P> {
             attempts: 0,
             refused: None,
             alone_since: None,
+            asking: None,
+            blocked: false,
             left: false,
         }
+    }
+
+    /// True when the relay says both players are in the room but no data channel opened
+    /// within [`DIRECT_MS`]: their networks block a direct connection (a TURN server would
+    /// relay it). Cleared once a channel opens, or the relay says the other is gone.
+    pub fn blocked(&self) -> bool {
+        self.blocked
+    }
+
+    /// Drops the current socket, if any, and opens a new one now (the player's « Réessayer »).
+    pub fn retry(&mut self, now: u64) -> Vec<Output<P>> {
+        let mut out = Vec::new();
+        if self.left || self.asking == Some(Ask::BeforeConnect) {
+            return out;
+        }
+        if self.socket.is_some() {
+            self.lose_socket(now, Down::Replaced, &mut out);
+            out.push(Output::Disconnect);
+        }
+        self.attempts = 0;
+        self.relay = Relay::Down {
+            why: Down::Replaced,
+            retry_at: now,
+        };
+        self.connect_if_due(now, &mut out);
+        out
     }
 
     /// The session.
@@ -176,8 +229,13 @@ impl<P: Copy + Eq> Driver<P> {
                 if let Some(since) = s.stale_since {
                     at(since + if s.had_peer { STALE_MS } else { LONELY_MS });
                 }
+                if let (Some(since), None) = (s.no_channel_since, self.asking) {
+                    at(since + DIRECT_MS);
+                }
             }
-            (None, Relay::Down { retry_at, .. }) if !self.left => at(retry_at),
+            (None, Relay::Down { retry_at, .. }) if !self.left && self.asking.is_none() => {
+                at(retry_at)
+            }
             _ => {}
         }
         t
@@ -197,6 +255,8 @@ impl<P: Copy + Eq> Driver<P> {
                 let Some(s) = self.socket.as_mut() else {
                     return out;
                 };
+                self.blocked = false;
+                s.no_channel_since = None;
                 // Rooms hold two: a new peer means the old one left, even if its channel has
                 // not said so yet (a frozen or half-closed connection).
                 let old = s.peer.replace(id);
@@ -227,21 +287,12 @@ impl<P: Copy + Eq> Driver<P> {
                 if self.socket.is_some() {
                     self.lose_socket(now, Down::Cut, &mut out);
                     if !self.left {
+                        self.asking = Some(Ask::Why);
                         out.push(Output::AskWhy);
                     }
                 }
             }
-            Input::Why(answer) => {
-                let why = match answer {
-                    Ok(Some(r)) => Down::Refused(r),
-                    Ok(None) => Down::Cut,
-                    Err(()) => Down::Unreachable,
-                };
-                self.refused = answer.ok().flatten();
-                if let Relay::Down { why: w, .. } = &mut self.relay {
-                    *w = why;
-                }
-            }
+            Input::Why(answer) => self.answered(answer, now, &mut out),
             Input::Wake => {
                 if self.session.next_wakeup().is_some_and(|t| t <= now) {
                     let effects = self.session.tick(now);
@@ -295,22 +346,78 @@ impl<P: Copy + Eq> Driver<P> {
         }
     }
 
+    /// The relay's answer to our question about the room.
+    fn answered(
+        &mut self,
+        answer: Result<Option<Refusal>, ()>,
+        now: u64,
+        out: &mut Vec<Output<P>>,
+    ) {
+        match self.asking.take() {
+            Some(Ask::BeforeConnect) if self.socket.is_none() && !self.left => match answer {
+                Ok(None) => {
+                    self.refused = None;
+                    self.socket = Some(Socket {
+                        joined: false,
+                        join_check: now + JOIN_POLL_MS,
+                        peer: None,
+                        had_peer: false,
+                        stale_since: None,
+                        no_channel_since: None,
+                    });
+                    out.push(Output::Connect);
+                }
+                Ok(Some(r)) => {
+                    self.refused = Some(r);
+                    self.back_off(now, Down::Refused(r));
+                }
+                Err(()) => self.back_off(now, Down::Unreachable),
+            },
+            Some(Ask::Why) => {
+                self.refused = answer.ok().flatten();
+                if let Relay::Down { why, .. } = &mut self.relay {
+                    *why = match answer {
+                        Ok(Some(r)) => Down::Refused(r),
+                        Ok(None) => Down::Cut,
+                        Err(()) => Down::Unreachable,
+                    };
+                }
+            }
+            Some(Ask::Direct) => {
+                if let Some(s) = self.socket.as_mut().filter(|s| s.peer.is_none()) {
+                    // Full: our socket and the other player's, and still no channel.
+                    match answer {
+                        Ok(Some(Refusal::RoomFull)) => self.blocked = true,
+                        Ok(_) => self.blocked = false,
+                        Err(()) => {}
+                    }
+                    s.no_channel_since = Some(now);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn connect_if_due(&mut self, now: u64, out: &mut Vec<Output<P>>) {
         let due = match self.relay {
             Relay::Down { retry_at, .. } => now >= retry_at,
             _ => false,
         };
-        if self.socket.is_none() && due && !self.left {
-            self.socket = Some(Socket {
-                joined: false,
-                join_check: now + JOIN_POLL_MS,
-                peer: None,
-                had_peer: false,
-                stale_since: None,
-            });
+        if self.socket.is_none() && due && !self.left && self.asking.is_none() {
             self.relay = Relay::Connecting;
-            out.push(Output::Connect);
+            self.asking = Some(Ask::BeforeConnect);
+            out.push(Output::AskWhy);
         }
+    }
+
+    /// No socket: the next attempt waits longer after each failure.
+    fn back_off(&mut self, now: u64, why: Down) {
+        self.attempts += 1;
+        let delay = (FIRST_RETRY_MS << (self.attempts - 1).min(4)).min(MAX_RETRY_MS);
+        self.relay = Relay::Down {
+            why,
+            retry_at: now + delay,
+        };
     }
 
     fn lose_socket(&mut self, now: u64, why: Down, out: &mut Vec<Output<P>>) {
@@ -320,12 +427,10 @@ impl<P: Copy + Eq> Driver<P> {
                 self.route(effects, out);
             }
         }
-        self.attempts += 1;
-        let delay = (FIRST_RETRY_MS << (self.attempts - 1).min(4)).min(MAX_RETRY_MS);
-        self.relay = Relay::Down {
-            why,
-            retry_at: now + delay,
-        };
+        if self.asking == Some(Ask::Direct) {
+            self.asking = None;
+        }
+        self.back_off(now, why);
     }
 
     /// After every input: notice a live peer, a socket gone stale, a guest waiting alone.
@@ -339,6 +444,16 @@ impl<P: Copy + Eq> Driver<P> {
             self.attempts = 0;
             self.refused = None;
         }
+        // In the room without a data channel: after a while, ask whether the other is there.
+        if s.joined && s.peer.is_none() && !self.left {
+            let since = *s.no_channel_since.get_or_insert(now);
+            if now >= since + DIRECT_MS && self.asking.is_none() {
+                self.asking = Some(Ask::Direct);
+                out.push(Output::AskWhy);
+            }
+        } else {
+            s.no_channel_since = None;
+        }
         if s.peer.is_some() {
             self.alone_since = None;
         } else if self.session.game().is_none()
@@ -347,8 +462,10 @@ impl<P: Copy + Eq> Driver<P> {
             self.alone_since.get_or_insert(now);
         }
         // The peer we met is gone (or silent) while this socket stays open: replace the socket
-        // after a short while.
-        if live || !matches!(presence, Presence::Away { .. }) {
+        // after a short while. A device on the channel that is not the other player (it has
+        // not proved the seat, or asks for it) is heard: the socket is not stale.
+        let heard = s.peer.is_some() && self.session.hears_peer(now);
+        if live || heard || !matches!(presence, Presence::Away { .. }) {
             s.stale_since = None;
             return;
         }

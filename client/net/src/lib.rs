@@ -18,8 +18,10 @@
 //! let invite = Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]);
 //! let session = Session::host(invite, [2; 32], Config::default(), 0).unwrap();
 //! let mut driver = Driver::<u32>::new(session);
-//! assert_eq!(driver.next_wakeup(), Some(0)); // open a socket at once
-//! assert_eq!(driver.input(Input::Wake, 0), [Output::Connect]);
+//! assert_eq!(driver.next_wakeup(), Some(0)); // at once: ask the relay about the room
+//! assert_eq!(driver.input(Input::Wake, 0), [Output::AskWhy]);
+//! // There is room for us: open a socket.
+//! assert_eq!(driver.input(Input::Why(Ok(None)), 5), [Output::Connect]);
 //! driver.input(Input::Joined, 30);
 //! // The guest's data channel opens: the host offers its heads to resynchronise.
 //! let out = driver.input(Input::Peer(7, true), 40);
@@ -32,8 +34,8 @@ mod driver;
 mod link;
 
 pub use driver::{
-    Down, Driver, Input, Output, Relay, FIRST_RETRY_MS, JOIN_POLL_MS, LONELY_MS, MAX_RETRY_MS,
-    STALE_MS,
+    Down, Driver, Input, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, JOIN_POLL_MS, LONELY_MS,
+    MAX_RETRY_MS, STALE_MS,
 };
 pub use link::{Link, LinkEvent, PeerId};
 pub use relay_api::{IceServer, Refusal};

@@ -24,6 +24,9 @@ struct World {
     saves: [usize; 2],
     /// Outputs in the order they came, per side (to check Save before Send).
     log: [Out; 2],
+    /// Inputs waiting to be fed, in order (a socket reports its peers before their bytes).
+    queue: std::collections::VecDeque<(usize, Input<u32>)>,
+    feeding: bool,
 }
 
 impl World {
@@ -40,6 +43,8 @@ impl World {
             events: Vec::new(),
             saves: [0, 0],
             log: [Vec::new(), Vec::new()],
+            queue: Default::default(),
+            feeding: false,
         }
     }
 
@@ -76,6 +81,7 @@ impl World {
                 }
                 Output::Disconnect => self.close_socket(side, false),
                 Output::AskWhy => {
+                    // Two sides only: the room is never full here.
                     let answer = if self.relay_up { Ok(None) } else { Err(()) };
                     self.feed(side, Input::Why(answer));
                 }
@@ -84,8 +90,16 @@ impl World {
     }
 
     fn feed(&mut self, side: usize, input: Input<u32>) {
-        let out = self.sides[side].input(input, self.now);
-        self.carry(side, out);
+        self.queue.push_back((side, input));
+        if self.feeding {
+            return;
+        }
+        self.feeding = true;
+        while let Some((side, input)) = self.queue.pop_front() {
+            let out = self.sides[side].input(input, self.now);
+            self.carry(side, out);
+        }
+        self.feeding = false;
     }
 
     /// A side's socket closes (`tell`: its own driver hears it; the other side's channel closes).
@@ -198,8 +212,8 @@ fn a_closed_socket_reopens_with_growing_back_off_and_the_relay_is_asked_why() {
 #[test]
 fn a_refusal_is_kept_until_the_peer_is_met() {
     let mut w = World::new(GameKind::Morris);
-    let out = w.sides[1].input(Input::Wake, 0);
-    assert_eq!(out, [Output::Connect]);
+    assert_eq!(w.sides[1].input(Input::Wake, 0), [Output::AskWhy]);
+    assert_eq!(w.sides[1].input(Input::Why(Ok(None)), 1), [Output::Connect]);
     let out = w.sides[1].input(Input::Closed, 5);
     assert_eq!(out, [Output::AskWhy]);
     w.sides[1].input(Input::Why(Ok(Some(Refusal::RoomFull))), 6);
@@ -211,11 +225,77 @@ fn a_refusal_is_kept_until_the_peer_is_met() {
             retry_at: 1_005
         }
     );
-    // Reconnecting does not forget it; meeting the host does.
-    w.sides[1].input(Input::Wake, 1_005);
+    // Before the next socket the relay is asked: still full, no socket, a longer wait.
+    assert_eq!(w.sides[1].input(Input::Wake, 1_005), [Output::AskWhy]);
+    assert_eq!(w.sides[1].relay(), Relay::Connecting);
+    assert_eq!(w.sides[1].next_wakeup(), None, "waiting for the answer");
+    let out = w.sides[1].input(Input::Why(Ok(Some(Refusal::RoomFull))), 1_007);
+    assert!(out.is_empty(), "{out:?}");
     assert_eq!(w.sides[1].refused(), Some(Refusal::RoomFull));
-    w.sides[1].input(Input::Peer(3, true), 1_010);
+    assert_eq!(
+        w.sides[1].relay(),
+        Relay::Down {
+            why: Down::Refused(Refusal::RoomFull),
+            retry_at: 3_007
+        }
+    );
+    // A relay that does not answer is said as such, and no socket opens either.
+    w.sides[1].input(Input::Wake, 3_007);
+    let out = w.sides[1].input(Input::Why(Err(())), 3_010);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(matches!(
+        w.sides[1].relay(),
+        Relay::Down {
+            why: Down::Unreachable,
+            ..
+        }
+    ));
+    // Room at last: a socket; meeting the host forgets the refusal.
+    let at = w.sides[1].next_wakeup().unwrap();
+    w.sides[1].input(Input::Wake, at);
+    assert_eq!(
+        w.sides[1].input(Input::Why(Ok(None)), at),
+        [Output::Connect]
+    );
+    w.sides[1].input(Input::Peer(3, true), at + 5);
     assert_eq!(w.sides[1].refused(), None);
+}
+
+#[test]
+fn both_players_in_the_room_without_a_channel_are_told_their_networks_block_it() {
+    let mut w = World::new(GameKind::Meta);
+    let d = &mut w.sides[1];
+    d.input(Input::Wake, 0);
+    d.input(Input::Why(Ok(None)), 1);
+    d.input(Input::Joined, 10);
+    // No data channel: after DIRECT_MS the relay is asked whether the host is there.
+    assert_eq!(d.next_wakeup(), Some(10 + DIRECT_MS));
+    assert_eq!(d.input(Input::Wake, 10 + DIRECT_MS), [Output::AskWhy]);
+    assert!(!d.blocked());
+    // Two in the room (us and the host): blocked.
+    d.input(Input::Why(Ok(Some(Refusal::RoomFull))), 20 + DIRECT_MS);
+    assert!(d.blocked());
+    assert_eq!(d.refused(), None, "our own room is not « full » for us");
+    assert_eq!(d.relay(), Relay::Joined);
+    // Asked again as long as it lasts; the host gone, it is only waiting again.
+    assert_eq!(d.next_wakeup(), Some(20 + 2 * DIRECT_MS));
+    d.input(Input::Wake, 20 + 2 * DIRECT_MS);
+    d.input(Input::Why(Ok(None)), 25 + 2 * DIRECT_MS);
+    assert!(!d.blocked());
+    // « Réessayer »: a new socket at once, after asking the relay.
+    let out = d.retry(30 + 2 * DIRECT_MS);
+    assert_eq!(out, [Output::Disconnect, Output::AskWhy]);
+    assert_eq!(
+        d.input(Input::Why(Ok(None)), 31 + 2 * DIRECT_MS),
+        [Output::Connect]
+    );
+    d.input(Input::Joined, 40 + 2 * DIRECT_MS);
+    d.input(Input::Wake, 40 + 3 * DIRECT_MS);
+    d.input(Input::Why(Ok(Some(Refusal::RoomFull))), 41 + 3 * DIRECT_MS);
+    assert!(d.blocked());
+    // A channel opens at last: not blocked.
+    d.input(Input::Peer(3, true), 50 + 3 * DIRECT_MS);
+    assert!(!d.blocked());
 }
 
 #[test]
@@ -251,15 +331,33 @@ fn a_socket_that_never_met_the_away_peer_waits_twenty_seconds() {
     let saved = w.session(1).save();
     let mut lonely = Driver::<u32>::new(Session::restore(saved).unwrap());
     let out = lonely.input(Input::Wake, 100);
+    assert!(out.contains(&Output::AskWhy), "{out:?}");
+    let out = lonely.input(Input::Why(Ok(None)), 100);
     assert!(out.contains(&Output::Connect), "{out:?}");
     lonely.input(Input::Joined, 120);
     assert!(matches!(
         lonely.session().presence(),
         Presence::Away { since: 100 }
     ));
-    assert_eq!(lonely.next_wakeup(), Some(100 + LONELY_MS));
-    let out = lonely.input(Input::Wake, 100 + LONELY_MS);
-    assert!(out.contains(&Output::Disconnect));
+    // Meanwhile it asks the relay whether the other is there (it is not).
+    assert_eq!(lonely.next_wakeup(), Some(120 + DIRECT_MS));
+    assert_eq!(lonely.input(Input::Wake, 120 + DIRECT_MS), [Output::AskWhy]);
+    lonely.input(Input::Why(Ok(None)), 120 + DIRECT_MS);
+    assert!(!lonely.blocked());
+    let mut t = 120 + DIRECT_MS;
+    while t < 100 + LONELY_MS {
+        t = lonely.next_wakeup().unwrap();
+        let out = lonely.input(Input::Wake, t);
+        if out.contains(&Output::AskWhy) {
+            lonely.input(Input::Why(Ok(None)), t);
+        }
+        if t == 100 + LONELY_MS {
+            assert!(out.contains(&Output::Disconnect));
+        } else {
+            assert!(!out.contains(&Output::Disconnect), "{t}");
+        }
+    }
+    assert_eq!(t, 100 + LONELY_MS);
 }
 
 #[test]
@@ -279,7 +377,22 @@ fn a_new_peer_replaces_the_old_one_and_only_our_peer_is_heard() {
             _ => None,
         })
         .collect();
-    assert_eq!(presence, [Presence::Away { since: 10 }, Presence::Here]);
+    assert_eq!(presence, [Presence::Away { since: 10 }]);
+    // The reloaded guest (the same key) answers the host's challenge: present again.
+    let mut reloaded = Session::restore(w.session(1).save()).unwrap();
+    let mut proved = false;
+    for o in out {
+        if let Output::Send(to, bytes) = o {
+            assert_eq!(to, new);
+            for e in reloaded.receive(&bytes, 11) {
+                if let engine::session::Effect::Send(answer) = e {
+                    let back = w.sides[0].input(Input::Packet(new, answer), 11);
+                    proved |= back.contains(&Output::Event(Event::Presence(Presence::Here)));
+                }
+            }
+        }
+    }
+    assert!(proved);
     // The old channel's late goodbye and bytes change nothing.
     assert!(w.sides[0].input(Input::Peer(old, false), 11).is_empty());
     let heads =
@@ -313,6 +426,7 @@ fn after_leaving_no_socket_opens_again() {
 fn a_guest_alone_counts_the_time_until_it_meets_the_host() {
     let mut w = World::new(GameKind::Meta);
     w.sides[1].input(Input::Wake, 1_000);
+    w.sides[1].input(Input::Why(Ok(None)), 1_000);
     w.sides[1].input(Input::Joined, 1_010);
     assert_eq!(w.sides[1].alone_for(31_000), Some(30_000));
     w.sides[1].input(Input::Peer(5, true), 31_000);
@@ -332,6 +446,8 @@ fn the_relay_join_is_looked_for_until_it_comes() {
     );
     d.input(Input::Wake, 0);
     assert_eq!(d.relay(), Relay::Connecting);
+    d.input(Input::Why(Ok(None)), 0);
+    assert_eq!(d.relay(), Relay::Connecting);
     assert_eq!(d.next_wakeup(), Some(JOIN_POLL_MS));
     d.input(Input::Wake, JOIN_POLL_MS);
     assert_eq!(d.next_wakeup(), Some(2 * JOIN_POLL_MS));
@@ -339,8 +455,8 @@ fn the_relay_join_is_looked_for_until_it_comes() {
     assert_eq!(d.relay(), Relay::Joined);
     assert_eq!(
         d.next_wakeup(),
-        None,
-        "nothing to wait for until the peer comes"
+        Some(70 + DIRECT_MS),
+        "nothing to wait for until the peer comes, but to ask whether it is there"
     );
     // A proposal can only be made with the peer here.
     assert!(d.act(Command::Propose(Proposal::Draw), 80).is_err());

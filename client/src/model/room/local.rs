@@ -59,6 +59,12 @@ pub enum Event {
     Copied(bool),
     /// « Exporter la partie »: opens or closes the export panel.
     ToggleExport,
+    /// « Accepter » or « Refuser » a new device asking for the other seat.
+    Handover(bool),
+    /// « Redemander la place »: ask the present player again for the seat that is away.
+    Knock,
+    /// « Réessayer »: a new connection now.
+    Retry,
 }
 
 /// The tab's own state on the room page.
@@ -166,6 +172,8 @@ impl Local {
             Event::Withdraw => Outcome::Command(Command::Withdraw),
             Event::Reply(accept) => Outcome::Command(Command::Reply { accept }),
             Event::Claim => Outcome::Command(Command::ClaimWin),
+            Event::Handover(accept) => Outcome::Command(Command::Handover { accept }),
+            Event::Knock => Outcome::Command(Command::Knock),
             Event::Limit(t) => {
                 let r = parse_limit(&t);
                 self.limit_text = Some(t);
@@ -181,7 +189,7 @@ impl Local {
                 }
             }
             // Handled by the room model.
-            Event::Copied(_) | Event::ToggleExport => Outcome::Done,
+            Event::Copied(_) | Event::ToggleExport | Event::Retry => Outcome::Done,
         }
     }
 

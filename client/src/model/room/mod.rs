@@ -14,7 +14,8 @@
 //! let invite = Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]);
 //! let host = Session::host(invite, [2; 32], Config::default(), 0).unwrap();
 //! let mut room = RoomModel::<u8>::new(host);
-//! assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::Connect]);
+//! assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::AskWhy]); // room for us?
+//! assert_eq!(room.update(Input::Net(Net::Why(Ok(None))), 5), [Effect::Connect]);
 //! room.update(Input::Net(Net::Joined), 20);
 //! assert_eq!(room.view(20).status, "En attente de votre adversaire : envoyez-lui le lien ou le code.");
 //! // Not our turn to do anything yet: the page says why.
@@ -75,8 +76,6 @@ pub struct RoomModel<P> {
     local: Local,
     /// The last refusal or news, in French.
     notice: Option<String>,
-    /// Another key holds our seat (we are a third visitor).
-    taken: bool,
     /// The export panel, when open (refreshed whenever the transcript changes).
     export: Option<Export>,
     /// The invitation link was copied (or the copy failed).
@@ -90,7 +89,6 @@ impl<P: Copy + Eq> RoomModel<P> {
             driver: Driver::new(session),
             local: Local::default(),
             notice: None,
-            taken: false,
             export: None,
             copied: None,
         }
@@ -149,6 +147,10 @@ impl<P: Copy + Eq> RoomModel<P> {
                     None => Some(self.exported()),
                 };
                 return Vec::new();
+            }
+            Event::Retry => {
+                let outputs = self.driver.retry(now);
+                return self.carry(outputs);
             }
             _ => {}
         }
@@ -223,17 +225,18 @@ impl<P: Copy + Eq> RoomModel<P> {
                     self.local.selected = None;
                 }
             }
+            // Another key holds our seat: the page says we ask for the one that is away. An
+            // entry ahead of a gap is kept aside until the gap fills: not a fault. A fork has
+            // its own status line.
             SessionEvent::Refused {
-                seat,
-                why: Refusal::Intruder,
-                ..
-            } if seat == me => self.taken = true,
-            // An entry ahead of a gap is kept aside until the gap fills: not a fault. A fork
-            // has its own status line.
-            SessionEvent::Refused {
-                why: Refusal::Gap | Refusal::Fork,
+                why: Refusal::Gap | Refusal::Fork | Refusal::Intruder,
                 ..
             } => {}
+            // Our seat changed: nothing on the board or in a dialog of this tab holds any more.
+            SessionEvent::Standing(_) => {
+                self.local.selected = None;
+                self.local.dialog = None;
+            }
             SessionEvent::Refused { .. }
             | SessionEvent::Void { .. }
             | SessionEvent::Undecodable(_) => self.notice = Some(text::BAD_MESSAGE.to_string()),
@@ -243,7 +246,13 @@ impl<P: Copy + Eq> RoomModel<P> {
                 why: Void::Crossed | Void::NoSuchProposal,
                 ..
             } if seat == me => self.notice = Some(text::TOO_LATE.to_string()),
-            SessionEvent::Overtaken { .. } | SessionEvent::Fork(_) | SessionEvent::Presence(_) => {}
+            // What the page shows from the session itself.
+            SessionEvent::Overtaken { .. }
+            | SessionEvent::Fork(_)
+            | SessionEvent::Presence(_)
+            | SessionEvent::Stranger
+            | SessionEvent::Knock(_)
+            | SessionEvent::KnockOver => {}
         }
     }
 

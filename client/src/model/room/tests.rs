@@ -29,23 +29,46 @@ impl Pair {
             p.input(side, Net::Wake);
             p.input(side, Net::Joined);
         }
-        p.input(0, Net::Peer(1, true));
-        p.input(1, Net::Peer(0, true));
+        // Both channels open before either side's first message arrives, as with matchbox.
+        let opened = [
+            p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
+            p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
+        ];
+        let mut queue = Vec::new();
+        for (side, effects) in opened.into_iter().enumerate() {
+            p.carry(side, effects, &mut queue);
+        }
+        p.run(queue);
         p
     }
 
     /// Feeds one input to a side and carries every message it causes, both ways.
     fn feed(&mut self, side: usize, input: Input<u8>) {
-        let mut queue = vec![(side, input)];
+        self.run(vec![(side, input)]);
+    }
+
+    fn run(&mut self, mut queue: Vec<(usize, Input<u8>)>) {
         while let Some((to, input)) = queue.pop() {
-            for e in self.rooms[to].update(input, self.now) {
-                match e {
-                    Effect::Send(_, bytes) => {
-                        queue.insert(0, (1 - to, Input::Net(Net::Packet(to as u8, bytes))))
-                    }
-                    Effect::Save(_) => self.saves[to] += 1,
-                    _ => {}
+            let effects = self.rooms[to].update(input, self.now);
+            self.carry(to, effects, &mut queue);
+        }
+    }
+
+    fn carry(
+        &mut self,
+        from: usize,
+        effects: Vec<Effect<u8>>,
+        queue: &mut Vec<(usize, Input<u8>)>,
+    ) {
+        for e in effects {
+            match e {
+                Effect::Send(_, bytes) => {
+                    queue.insert(0, (1 - from, Input::Net(Net::Packet(from as u8, bytes))))
                 }
+                Effect::Save(_) => self.saves[from] += 1,
+                // The relay has room for us.
+                Effect::AskWhy => queue.insert(0, (from, Input::Net(Net::Why(Ok(None))))),
+                _ => {}
             }
         }
     }
@@ -272,7 +295,12 @@ fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
     let invite = Invite::with_code(GameKind::Meta, 100, "K7M2Q9XD4HPA", [2; 32]).unwrap();
     let host = Session::host(invite, [2; 32], Config::default(), 0).unwrap();
     let mut room = RoomModel::<u8>::new(host);
-    assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::Connect]);
+    assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::AskWhy]);
+    assert_eq!(room.view(0).relay.as_deref(), Some("Connexion au relais…"));
+    assert_eq!(
+        room.update(Input::Net(Net::Why(Ok(None))), 0),
+        [Effect::Connect]
+    );
     let view = room.view(0);
     assert_eq!(
         view.invite.as_ref().unwrap().code.as_deref(),
@@ -286,8 +314,8 @@ fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
     );
     assert_eq!(
         room.next_wakeup(30),
-        None,
-        "nothing moves until the guest comes"
+        Some(30 + client_net::DIRECT_MS),
+        "nothing moves until the guest comes, but the relay is asked whether it is there"
     );
     room.update(Input::Ui(Event::Copied(true)), 40);
     assert_eq!(room.view(40).invite.unwrap().copied, Some(true));
@@ -302,6 +330,66 @@ fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
         Some("Le relais est injoignable. Nouvelle tentative dans 1 s.")
     );
     assert_eq!(room.next_wakeup(1_510), Some(2_000));
+}
+
+#[test]
+fn a_connection_the_networks_block_is_said_on_both_sides_with_a_way_to_retry() {
+    let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
+    let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+    let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+    for (seat, session) in [("host", host), ("guest", guest)] {
+        let mut room = RoomModel::<u8>::new(session);
+        room.update(Input::Net(Net::Wake), 0);
+        room.update(Input::Net(Net::Why(Ok(None))), 0);
+        room.update(Input::Net(Net::Joined), 10);
+        // Both in the room, no data channel: after a few seconds the relay is asked.
+        let mut t = 10;
+        let asked = loop {
+            t = room.next_wakeup(t).unwrap();
+            let out = room.update(Input::Net(Net::Wake), t);
+            if !out.is_empty() {
+                break out;
+            }
+        };
+        assert_eq!(t, 10 + client_net::DIRECT_MS, "{seat}");
+        assert_eq!(asked, [Effect::AskWhy]);
+        room.update(
+            Input::Net(Net::Why(Ok(Some(client_net::Refusal::RoomFull)))),
+            t,
+        );
+        let v = room.view(t + 30_000);
+        assert!(v.blocked, "{seat}");
+        assert_eq!(v.status, text::BLOCKED, "{seat}");
+        assert!(
+            !v.expired && !v.full && v.relay.is_none(),
+            "{seat}: one message"
+        );
+        // « Réessayer »: a new socket at once.
+        let out = room.update(Input::Ui(Event::Retry), t + 30_000);
+        assert_eq!(out, [Effect::Disconnect, Effect::AskWhy], "{seat}");
+    }
+}
+
+#[test]
+fn a_refused_request_waits_with_its_button() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::Draw);
+    p.ui(0, Event::Reply(false));
+    // Declined: asking again at once says how long to wait, and the button counts it down.
+    p.ui(1, Event::Draw);
+    let v = p.view(1);
+    assert_eq!(
+        v.notice.as_deref(),
+        Some("Votre demande vient d'être refusée : vous pourrez la renouveler dans 10 s.")
+    );
+    assert_eq!(v.buttons.unwrap().waits, [None, Some(10), None]);
+    assert_eq!(
+        p.rooms[1].next_wakeup(p.now),
+        Some(p.now / 1000 * 1000 + 1000)
+    );
+    p.now += 10_000;
+    assert_eq!(p.view(1).buttons.unwrap().waits, [None, None, None]);
 }
 
 #[test]
@@ -358,7 +446,7 @@ fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
     ));
     assert!(host.players.unwrap().iter().all(|c| !c.active));
     assert!(
-        !host.taken && host.notice.is_none(),
+        host.standing.is_none() && host.notice.is_none(),
         "the status says it all"
     );
 }

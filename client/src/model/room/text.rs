@@ -4,7 +4,9 @@
 use crate::model::text;
 use client_net::{Down, Refusal, Relay};
 use engine::morris::Phase;
-use engine::session::{CommandError, Ending, Presence, Proposal, RoomEvent, Seat, Session, Void};
+use engine::session::{
+    CommandError, Ending, Presence, Proposal, RoomEvent, Seat, Session, Standing, Void,
+};
 use engine::{AnyGame, Player};
 
 /// Why the local player cannot move now, if they cannot.
@@ -48,6 +50,7 @@ pub fn refusal(s: &Session, e: CommandError, proposal: Option<Proposal>, now: u6
         CommandError::Refused(Void::CoolingDown) => {
             let wait = proposal
                 .and_then(|p| s.cooling_until(p))
+                .or(s.knock_again_at())
                 .map_or(0, |until| until.saturating_sub(now));
             format!(
                 "Votre demande vient d'être refusée : vous pourrez la renouveler dans {}.",
@@ -69,6 +72,9 @@ pub fn refusal(s: &Session, e: CommandError, proposal: Option<Proposal>, now: u6
         CommandError::PeerAway => {
             "Votre adversaire n'est pas là : la partie reprendra à son retour.".to_string()
         }
+        CommandError::NoKnock => "Plus aucun appareil ne demande cette place.".to_string(),
+        CommandError::NotSeated => "Cet appareil n'a pas de place dans ce salon.".to_string(),
+        CommandError::Seated => "Vous avez déjà votre place dans ce salon.".to_string(),
     }
 }
 
@@ -152,6 +158,9 @@ pub fn status(s: &Session) -> String {
         return "Votre adversaire utilise une autre version du site : rechargez la page."
             .to_string();
     }
+    if s.standing() != Standing::Seated {
+        return "Cet appareil n'a pas de place dans ce salon.".to_string();
+    }
     if let Some(seat) = s.forked_seat() {
         return if seat == s.seat() {
             "Votre place est utilisée dans un autre onglet : la partie est suspendue."
@@ -223,6 +232,20 @@ pub fn status(s: &Session) -> String {
 
 /// The presence of the other seat: the `data-presence` hook and the sentence.
 pub fn presence(s: &Session, now: u64) -> (&'static str, String) {
+    if s.stranger() && s.presence() != Presence::Here {
+        let reserved = match s.reserved_until() {
+            Some(until) if now < until => format!(
+                " : la place de votre adversaire reste gardée encore {}.",
+                countdown(until - now)
+            ),
+            Some(_) => {
+                " : votre adversaire n'est pas revenu à temps, vous pouvez revendiquer la victoire."
+                    .to_string()
+            }
+            None => ".".to_string(),
+        };
+        return ("stranger", format!("{STRANGER}{reserved}"));
+    }
     match s.presence() {
         Presence::Waiting => (
             "waiting",
@@ -245,8 +268,58 @@ pub fn presence(s: &Session, now: u64) -> (&'static str, String) {
     }
 }
 
+/// A device on the connection that could not prove the other seat's key.
+pub const STRANGER: &str = "Un autre appareil tente de rejoindre ce salon";
+
+/// Both players reached the relay, but no data channel opens between them.
+pub const BLOCKED: &str = "Connexion directe impossible : vos deux navigateurs ont rejoint le salon, mais vos réseaux bloquent la connexion directe entre eux.";
+
+/// For whoever runs the site, under [`BLOCKED`].
+pub const BLOCKED_HINT: &str = "Essayez un autre réseau (le partage de connexion d'un téléphone, par exemple). Pour l'administrateur du site : un serveur TURN relaie ces connexions (voir « TURN » dans docs/self-hosting.md).";
+
+/// What a device without a seat reads: its standing, and what it may do.
+pub fn standing(s: &Session) -> Option<(&'static str, String)> {
+    let our_colour = || text::player_name(s.room().player_of(s.seat()));
+    Some(match s.standing() {
+        Standing::Seated => return None,
+        Standing::Knocking { .. } => (
+            "knocking",
+            "Ce salon a déjà ses deux joueurs, et cet appareil n'est pas l'un d'eux. Si vous êtes l'un des deux sur un nouvel appareil, le joueur présent peut vous confier la place laissée libre : votre demande lui est envoyée, attendez sa réponse.".to_string(),
+        ),
+        Standing::Refused { expired: false, .. } => (
+            "refused",
+            "Le joueur présent a refusé de vous confier la place.".to_string(),
+        ),
+        Standing::Refused { expired: true, .. } => (
+            "refused",
+            "Le joueur présent n'a pas répondu à votre demande à temps.".to_string(),
+        ),
+        Standing::HandedAway => (
+            "handed-away",
+            format!(
+                "Pendant votre absence, votre adversaire a confié votre place ({}) à un autre appareil : cet onglet ne joue plus.",
+                our_colour()
+            ),
+        ),
+    })
+}
+
+/// A new device asks for the other seat: the question to the present player.
+pub fn knock_title(s: &Session, seat: Seat) -> String {
+    format!(
+        "Un nouvel appareil demande la place de {}. L'accepter ?",
+        text::player_name(s.room().player_of(seat))
+    )
+}
+
+/// Under [`knock_title`].
+pub const KNOCK_BODY: &str = "Acceptez s'il s'agit bien de votre adversaire, sur un autre appareil ou un autre navigateur : la partie reprendra avec lui, et son ancien appareil ne pourra plus jouer. Sinon, refusez.";
+
 /// A room full of its two players.
 pub const ROOM_FULL: &str = "Salon complet : deux joueurs y sont déjà.";
+
+/// The full-room page.
+pub const ROOM_FULL_LONG: &str = "Deux joueurs sont déjà dans ce salon : il n'y a pas de place pour un troisième. Si l'un d'eux est vous, sur un autre appareil, fermez-le d'abord ; cette page réessaie d'elle-même.";
 
 /// Why the relay refuses us.
 pub fn refused(r: Refusal) -> &'static str {

@@ -6,7 +6,7 @@ use crate::model::text as game_text;
 use client_net::{Refusal, Relay};
 use engine::meta::{Cell, Meta};
 use engine::morris::{Morris, Point};
-use engine::session::{Presence, Seat};
+use engine::session::{Presence, Proposal, Seat, Standing};
 use engine::{AnyGame, GameKind, Player};
 
 /// A guest alone in a room whose host it never met is told so after this long (ms).
@@ -57,12 +57,39 @@ pub struct PlayerView {
 pub struct Buttons {
     /// « Annuler » does something.
     pub undo: bool,
+    /// « Annuler » clears a selection (it sends nothing, so it never waits).
+    pub undo_clears: bool,
     /// Our colour (the undo button's).
     pub colour: Player,
     /// The game is in progress: draw and resign are possible.
     pub in_progress: bool,
     /// « Revendiquer la victoire » is possible.
     pub claim: bool,
+    /// Seconds before « Annuler », « Proposer la nulle », « Nouvelle partie » may ask again
+    /// after a refusal (the button waits with its countdown).
+    pub waits: [Option<u64>; 3],
+}
+
+/// A device without a seat: what it reads and the one thing it may do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingView {
+    /// `data-standing`: `knocking`, `refused`, `handed-away`.
+    pub kind: &'static str,
+    /// What happened.
+    pub text: String,
+    /// « Redemander la place » (and how long it waits), when asking again is possible.
+    pub ask: Option<(String, bool)>,
+}
+
+/// A new device asking for the other seat, to let in or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnockView {
+    /// Changes with each knock (the dialog takes the focus anew).
+    pub key: u64,
+    /// « Un nouvel appareil demande la place de Rouge. L'accepter ? »
+    pub title: String,
+    /// « Réponse attendue dans 0:42. »
+    pub countdown: String,
 }
 
 /// The Morris turn limit under the rules.
@@ -159,8 +186,12 @@ pub struct View {
     pub presence: (&'static str, String),
     /// The other seat left the room.
     pub other_left: bool,
-    /// Another key holds our seat.
-    pub taken: bool,
+    /// This device holds no seat: why, and the way to ask for one.
+    pub standing: Option<StandingView>,
+    /// A new device asks for the other seat.
+    pub knock: Option<KnockView>,
+    /// Both players reached the relay but their networks block a direct connection.
+    pub blocked: bool,
     /// The relay says the room is full.
     pub full: bool,
     /// The relay connection, when there is something to say.
@@ -188,10 +219,21 @@ impl<P: Copy + Eq> RoomModel<P> {
         let [mine, theirs] = s.proposals();
         let away = s.reserved_until().is_some_and(|t| now < t);
         let alone = self.driver.alone_for(now).is_some_and(|t| t <= ALONE_MS);
+        let cooling = [
+            Proposal::Undo,
+            Proposal::Draw,
+            Proposal::NewGame { max_turns: None },
+        ]
+        .into_iter()
+        .filter_map(|p| s.cooling_until(p))
+        .chain(s.knock_again_at())
+        .any(|t| now < t);
         mine.is_some()
             || theirs.is_some_and(|(_, deadline)| deadline < u64::MAX / 2)
             || away
             || alone
+            || cooling
+            || s.knock().is_some()
             || matches!(self.driver.relay(), Relay::Down { .. })
     }
 
@@ -200,7 +242,9 @@ impl<P: Copy + Eq> RoomModel<P> {
         let s = self.session();
         let room = s.room();
         let left = self.driver.left();
-        let met = room.hello[Seat::Guest.index()];
+        let seated = s.standing() == Standing::Seated;
+        let blocked = self.driver.blocked() && !self.driver.has_peer();
+        let met = room.hello[Seat::Guest.index()] && seated;
         let [mine, theirs] = s.proposals();
         let in_progress = room.in_progress();
         let kind = s.invite().rules.kind();
@@ -212,10 +256,14 @@ impl<P: Copy + Eq> RoomModel<P> {
             },
             my_turn: s.my_turn(),
             game_number: room.game_number,
-            status: text::status(s),
+            status: if blocked && seated && s.presence() != Presence::Here {
+                text::BLOCKED.to_string()
+            } else {
+                text::status(s)
+            },
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
             notice: self.notice.clone(),
-            invite: (s.seat() == Seat::Host && !met && !left).then(|| InviteView {
+            invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| InviteView {
                 code: s.invite().code().map(engine::session::Invite::format_code),
                 copied: self.copied,
             }),
@@ -230,6 +278,16 @@ impl<P: Copy + Eq> RoomModel<P> {
             board: self.board(),
             buttons: (s.game().is_some() && met && !left && !s.suspended())
                 .then(|| self.buttons(now)),
+            standing: self.standing_view(now),
+            knock: s.knock().filter(|_| !left).map(|(knock, due)| KnockView {
+                key: knock.since,
+                title: text::knock_title(s, knock.seat),
+                countdown: format!(
+                    "Réponse attendue dans {}.",
+                    text::countdown(due.saturating_sub(now))
+                ),
+            }),
+            blocked,
             progress: s.game().map(|g| match g {
                 AnyGame::Morris(m) => format!("Tour {} sur {}", m.turns(), m.max_turns()),
                 AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
@@ -237,17 +295,19 @@ impl<P: Copy + Eq> RoomModel<P> {
             left,
             presence: text::presence(s, now),
             other_left: room.left[s.seat().other().index()],
-            taken: self.taken,
             full: self.driver.refused() == Some(Refusal::RoomFull),
-            relay: text::relay(self.driver.relay(), self.driver.has_peer(), now),
-            expired: self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
+            relay: if blocked {
+                None
+            } else {
+                text::relay(self.driver.relay(), self.driver.has_peer(), now)
+            },
+            expired: !blocked && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some(),
             export: self.export_view(),
             limit: self.limit(),
             dialog: self.dialog(in_progress),
-            their_proposal: theirs
-                .filter(|_| !left)
-                .map(|(open, deadline)| TheirProposal {
+            their_proposal: theirs.filter(|_| !left && seated).map(|(open, deadline)| {
+                TheirProposal {
                     key: open.seq,
                     title: text::their_proposal(open.proposal),
                     countdown: if deadline >= u64::MAX / 2 {
@@ -258,8 +318,9 @@ impl<P: Copy + Eq> RoomModel<P> {
                             text::countdown(deadline.saturating_sub(now))
                         )
                     },
-                }),
-            title: if theirs.is_some() && !left {
+                }
+            }),
+            title: if (theirs.is_some() || s.knock().is_some()) && !left && seated {
                 Some("Demande de votre adversaire")
             } else if s.my_turn() {
                 Some("À vous")
@@ -272,14 +333,48 @@ impl<P: Copy + Eq> RoomModel<P> {
     fn buttons(&self, now: u64) -> Buttons {
         let s = self.session();
         let in_progress = s.room().in_progress();
+        let wait = |p: Proposal| {
+            s.cooling_until(p)
+                .filter(|&t| now < t)
+                .map(|t| (t - now).div_ceil(1000))
+        };
         Buttons {
+            waits: [
+                wait(Proposal::Undo),
+                wait(Proposal::Draw),
+                wait(Proposal::NewGame { max_turns: None }),
+            ],
             undo: s.room().can_undo() || self.local.selected.is_some(),
+            undo_clears: self.local.selected.is_some(),
             colour: s.player(),
             in_progress,
             claim: in_progress
                 && matches!(s.presence(), Presence::Away { .. })
                 && s.reserved_until().is_some_and(|t| now >= t),
         }
+    }
+
+    fn standing_view(&self, now: u64) -> Option<StandingView> {
+        let s = self.session();
+        let (kind, text) = text::standing(s)?;
+        let ask = match s.standing() {
+            Standing::Refused { .. } | Standing::HandedAway => {
+                let wait = s
+                    .knock_again_at()
+                    .filter(|&t| now < t)
+                    .map(|t| (t - now).div_ceil(1000));
+                let label = match s.standing() {
+                    Standing::HandedAway => "Demander à reprendre la place",
+                    _ => "Redemander la place",
+                };
+                Some(match wait {
+                    Some(secs) => (format!("{label} ({secs} s)"), false),
+                    None => (label.to_string(), true),
+                })
+            }
+            _ => None,
+        };
+        Some(StandingView { kind, text, ask })
     }
 
     fn export_view(&self) -> Option<ExportView> {
@@ -310,15 +405,18 @@ impl<P: Copy + Eq> RoomModel<P> {
             PlayerView {
                 player: p,
                 active: in_progress && g.to_move() == p,
-                title: format!(
-                    "{}{shape} · {}",
-                    game_text::player_name(p),
-                    if p == s.player() {
-                        "vous"
-                    } else {
-                        "adversaire"
-                    }
-                ),
+                title: match s.standing() {
+                    Standing::Seated => format!(
+                        "{}{shape} · {}",
+                        game_text::player_name(p),
+                        if p == s.player() {
+                            "vous"
+                        } else {
+                            "adversaire"
+                        }
+                    ),
+                    _ => format!("{}{shape}", game_text::player_name(p)),
+                },
                 detail: match g {
                     AnyGame::Morris(m) => game_text::morris_player(m, p),
                     AnyGame::Meta(m) => game_text::boards_won(m.boards_won(p)),

@@ -17,7 +17,10 @@ use engine::session::{Config, Invite, Saved, Session};
 use engine::{GameKind, Player};
 use errors::{room_error, RoomError};
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
-use parts::{InvitePanel, LocalDialog, ProposalBanner, ProposalDialog, RoomPanel};
+use parts::{
+    lobby_link, InvitePanel, KnockDialog, LocalDialog, ProposalBanner, ProposalDialog, RoomPanel,
+    StandingPanel,
+};
 use runner::Runner;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -210,14 +213,21 @@ fn game_buttons(v: &View, act: &Callback<Event>) -> Html {
     } else {
         "red"
     };
+    // After a refusal a request waits: its button counts the seconds down.
+    let label = |text: &str, wait: Option<u64>| match wait {
+        Some(s) => format!("{text} ({s} s)"),
+        None => text.to_string(),
+    };
+    let [undo_wait, draw_wait, new_wait] = b.waits;
     html! {
         <div class="actions">
-            <button type="button" class={classes!("button", colour)} disabled={!b.undo}
-                onclick={emit(Event::Undo)}>{ "Annuler" }</button>
-            <button type="button" class="button secondary" onclick={emit(Event::AskNewGame)}>
-                { "Nouvelle partie" }</button>
-            <button type="button" class="button secondary" disabled={!b.in_progress}
-                onclick={emit(Event::Draw)}>{ "Proposer la nulle" }</button>
+            <button type="button" class={classes!("button", colour)}
+                disabled={!b.undo || (undo_wait.is_some() && !b.undo_clears)}
+                onclick={emit(Event::Undo)}>{ label("Annuler", undo_wait.filter(|_| !b.undo_clears)) }</button>
+            <button type="button" class="button secondary" disabled={new_wait.is_some()}
+                onclick={emit(Event::AskNewGame)}>{ label("Nouvelle partie", new_wait) }</button>
+            <button type="button" class="button secondary" disabled={!b.in_progress || draw_wait.is_some()}
+                onclick={emit(Event::Draw)}>{ label("Proposer la nulle", draw_wait) }</button>
             <button type="button" class="button secondary" disabled={!b.in_progress}
                 onclick={emit(Event::AskResign)}>{ "Abandonner" }</button>
             if b.claim {
@@ -266,6 +276,19 @@ fn room_view(
     } else {
         "meta"
     };
+    if v.full && v.players.is_none() {
+        // A full room: that, and the way out — nothing else is true for this tab.
+        return html! {
+            <main class={classes!("page", "game", "remote", kind_class)} data-room-full="">
+                <h1>{ game_name(v.kind) }<span class="mode">{ " · à distance" }</span></h1>
+                <section class="panel" role="alert">
+                    <h2>{ "Salon complet" }</h2>
+                    <p>{ crate::model::room::text::ROOM_FULL_LONG }</p>
+                    { lobby_link(v.kind, go) }
+                </section>
+            </main>
+        };
+    }
     let players = v.players.clone().map(|cards| {
         let card = |c: crate::model::room::view::PlayerView| {
             html! { <PlayerCard player={c.player} active={c.active} title={c.title} detail={c.detail} /> }
@@ -283,6 +306,9 @@ fn room_view(
             // guest comes (on a phone the side panels come after the board).
             if let Some(invite) = v.invite.clone() {
                 <InvitePanel {invite} act={act.clone()} />
+            }
+            if let Some(standing) = v.standing.clone() {
+                <StandingPanel {standing} act={act.clone()} />
             }
             <div class="layout">
                 <section class="board-column" aria-label="Partie">
@@ -306,6 +332,8 @@ fn room_view(
             }
             if let Some(proposal) = v.their_proposal.clone() {
                 <ProposalDialog {proposal} act={act.clone()} />
+            } else if let Some(knock) = v.knock.clone() {
+                <KnockDialog {knock} act={act.clone()} />
             }
         </main>
     }

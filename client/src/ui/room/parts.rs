@@ -4,7 +4,9 @@
 use super::super::browser;
 use super::super::common::{LimitField, Link as PageLink};
 use super::super::Route;
-use crate::model::room::view::{DialogView, ExportView, InviteView, TheirProposal, View};
+use crate::model::room::view::{
+    DialogView, ExportView, InviteView, KnockView, StandingView, TheirProposal, View,
+};
 use crate::model::room::{text, Event};
 use engine::GameKind;
 use wasm_bindgen::JsCast;
@@ -95,6 +97,55 @@ pub fn ProposalDialog(props: &TheirProps) -> Html {
                 </FocusFirst>
             </div>
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct KnockProps {
+    pub knock: KnockView,
+    pub act: Callback<Event>,
+}
+
+/// A new device asks for the other seat, away: let it in or not (a modal, like a proposal).
+#[component]
+pub fn KnockDialog(props: &KnockProps) -> Html {
+    html! {
+        <div class="backdrop">
+            <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="knock-title"
+                aria-describedby="knock-body" data-knock="">
+                <h2 id="knock-title">{ props.knock.title.clone() }</h2>
+                <p id="knock-body">{ text::KNOCK_BODY }</p>
+                <p class="countdown">{ props.knock.countdown.clone() }</p>
+                <FocusFirst key={props.knock.key.to_string()}>
+                    <button type="button" class="button" onclick={on_click(&props.act, Event::Handover(true))}>{ "Accepter" }</button>
+                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Handover(false))}>{ "Refuser" }</button>
+                </FocusFirst>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StandingProps {
+    pub standing: StandingView,
+    pub act: Callback<Event>,
+}
+
+/// This device holds no seat: what happened, and the way to ask for the seat that is away.
+#[component]
+pub fn StandingPanel(props: &StandingProps) -> Html {
+    let s = &props.standing;
+    html! {
+        <section class="panel standing" data-standing={s.kind} aria-live="polite">
+            <h2>{ "Pas de place pour cet appareil" }</h2>
+            <p>{ s.text.clone() }</p>
+            if let Some((label, enabled)) = s.ask.clone() {
+                <div class="actions">
+                    <button type="button" class="button" disabled={!enabled}
+                        onclick={on_click(&props.act, Event::Knock)}>{ label }</button>
+                </div>
+            }
+        </section>
     }
 }
 
@@ -215,11 +266,12 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
                 if v.other_left {
                     <p class="notice">{ "Votre adversaire a quitté le salon." }</p>
                 }
-                if v.taken {
-                    <p class="notice" role="alert">{ "Ce salon a déjà ses deux joueurs : votre place n'y est pas reconnue." }</p>
-                }
-                if v.full {
-                    <p class="notice" role="alert" data-room-full="">{ text::ROOM_FULL }</p>
+                if v.blocked {
+                    <p class="notice" role="alert" data-blocked="">{ text::BLOCKED }</p>
+                    <p class="hint">{ text::BLOCKED_HINT }</p>
+                    <div class="actions">
+                        <button type="button" class="button" onclick={on_click(act, Event::Retry)}>{ "Réessayer" }</button>
+                    </div>
                 } else if let Some(t) = v.relay.clone() {
                     <p class="hint relay" data-relay="">{ t }</p>
                 }
