@@ -653,6 +653,11 @@ impl Session {
         }
     }
 
+    /// True while connected to the device that proved the other seat (present or silent).
+    fn proved_connection(&self) -> bool {
+        self.peer.challenge.is_some() && self.peer.proved
+    }
+
     /// True while connected to a device that has not proved the other seat's key, or while we
     /// ask for a seat: challenges, knocks and heads go again with each heartbeat.
     fn asks_again(&self) -> bool {
@@ -733,8 +738,10 @@ impl Session {
             // Start the reservation clock of a peer we have not seen since the reload.
             t.push(0);
         }
-        if self.presence == Presence::Here {
+        if self.presence == Presence::Here || self.proved_connection() {
             t.push(self.last_heads_sent.unwrap_or(0) + self.config.heartbeat_ms);
+        }
+        if self.presence == Presence::Here {
             t.push(self.last_heard + self.config.silence_ms);
         }
         if let [Some((_, deadline)), _] = self.proposals() {
@@ -800,18 +807,20 @@ impl Session {
             self.presence = Presence::Away { since: now };
             out.push(Effect::Event(Event::Presence(self.presence)));
         }
-        if self.presence == Presence::Here {
-            if now >= self.last_heard + self.config.silence_ms {
-                self.presence = Presence::Away {
-                    since: self.last_heard,
-                };
-                out.push(Effect::Event(Event::Presence(self.presence)));
-            } else if self
+        if self.presence == Presence::Here && now >= self.last_heard + self.config.silence_ms {
+            self.presence = Presence::Away {
+                since: self.last_heard,
+            };
+            out.push(Effect::Event(Event::Presence(self.presence)));
+        }
+        if (self.presence == Presence::Here || self.proved_connection())
+            && self
                 .last_heads_sent
                 .is_none_or(|t| now >= t + self.config.heartbeat_ms)
-            {
-                out.push(self.send_heads(now));
-            }
+        {
+            // Also to a proved device gone silent: its connection may still carry our heads,
+            // and it comes back at its next message.
+            out.push(self.send_heads(now));
         }
         if let [Some((open, deadline)), _] = self.proposals() {
             if now >= deadline && !self.suspended() {

@@ -32,6 +32,13 @@ impl Session {
             Err(e) => return vec![Effect::Event(Event::Undecodable(e))],
         };
         self.last_heard = now;
+        if self.peer.proved && matches!(self.presence, Presence::Away { .. }) {
+            // The same connection, silent for a while (a frozen or throttled tab): still the
+            // device that proved the seat.
+            self.presence = Presence::Here;
+            out.push(Effect::Event(Event::Presence(self.presence)));
+            self.stamp_proposal(now);
+        }
         match message {
             Message::Heads(theirs) => out.extend(self.answer_heads(theirs, now)),
             Message::Challenge(challenge) => {

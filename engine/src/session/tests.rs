@@ -548,6 +548,26 @@ fn an_absent_peer_keeps_its_seat_five_minutes_then_the_game_may_be_claimed() {
 }
 
 #[test]
+fn a_frozen_peer_that_thaws_on_the_same_connection_is_present_again() {
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    play_some(&mut p, 2);
+    p.freeze(Seat::Guest);
+    p.advance(20_000);
+    assert!(matches!(p.host().presence(), Presence::Away { .. }));
+    // Its tab runs again (a throttled tab, a laptop waking): its next heartbeat is enough, the
+    // connection proved the seat already.
+    p.thaw(Seat::Guest);
+    p.tick(Seat::Guest); // its overdue timer fires at once
+    p.advance(2_500);
+    assert_eq!(p.host().presence(), Presence::Here);
+    assert_eq!(p.guest().presence(), Presence::Here);
+    let turns = p.host().game().unwrap().turns();
+    play_some(&mut p, 1);
+    assert!(p.in_sync());
+    assert_eq!(p.guest().game().unwrap().turns(), turns + 1);
+}
+
+#[test]
 fn a_disconnection_then_reload_resynchronises_to_the_uninterrupted_game() {
     let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 6);
