@@ -13,14 +13,17 @@ import {
   startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, morrisClicks, cell,
   boardString, median, ENGINE_BIN, MORRIS_GAME, META_GAME,
 } from './harness.mjs';
+import { roomKit } from './rooms.mjs';
 
 let relay;
 let browser;
 const figures = { connect: [], latency: [] };
+const ctx = {};
+const { player, createRoom, join, watchBoard, clickAt, playTurn } = roomKit(ctx, figures);
 
 before(async () => {
-  relay = await startRelay();
-  browser = await launchBrowser();
+  relay = ctx.relay = await startRelay();
+  browser = ctx.browser = await launchBrowser();
 });
 
 after(async () => {
@@ -33,78 +36,6 @@ after(async () => {
     console.log(`# remote: move → opponent's board updated, median ${median(figures.latency).toFixed(1)} ms over ${figures.latency.length} moves (max ${Math.max(...figures.latency).toFixed(1)})`);
   }
 });
-
-/** A player: its own context (own sessionStorage, own everything). */
-async function player(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}) });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  return { page, context, errors };
-}
-
-/** Host side: lobby → create the room; returns the invite link and code. */
-async function createRoom(page, game, limit) {
-  await page.goto(`${relay.url}/`);
-  const card = page.locator('article.game-card', { has: page.getByRole('heading', { name: game === 'morris' ? 'Jeu du moulin' : 'Méta Morpion' }) });
-  await card.getByRole('link', { name: 'Jouer à distance' }).click();
-  await page.getByRole('button', { name: 'Créer le salon' }).waitFor();
-  if (limit !== undefined) await page.getByLabel('Limite de tours (1 à 500)').fill(String(limit));
-  await page.getByRole('button', { name: 'Créer le salon' }).click();
-  const linkBox = page.locator('[data-invite-link]');
-  await linkBox.waitFor();
-  return { link: await linkBox.inputValue(), code: await page.locator('[data-code]').getAttribute('data-code') };
-}
-
-/** Opens the link in the guest page and waits for both sides to see each other. */
-async function join(guest, host, link) {
-  await guest.goto(link);
-  await guest.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
-  await host.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
-  const ms = Number(await guest.locator('main[data-first-peer-ms]').getAttribute('data-first-peer-ms'));
-  figures.connect.push(ms);
-}
-
-/** Records, in a page, when its board last changed (epoch ms, sub-millisecond). */
-async function watchBoard(page) {
-  await page.evaluate(() => {
-    window.__boardChanges = [];
-    const board = document.querySelector('svg.board');
-    new MutationObserver(() => window.__boardChanges.push(performance.timeOrigin + performance.now()))
-      .observe(board, { subtree: true, attributes: true, attributeFilter: ['data-piece'] });
-  });
-}
-
-/** Clicks a point or cell from inside the page, returning the epoch time of the click. */
-function clickAt(page, selector) {
-  return page.evaluate((selector) => {
-    const el = document.querySelector(selector);
-    const t = performance.timeOrigin + performance.now();
-    el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
-    return t;
-  }, selector);
-}
-
-/** Plays one turn by the mover and waits for the other side's board to show it. */
-async function playTurn(mover, other, selectors, attr, count, marks) {
-  await mover.locator('main[data-my-turn="true"]').waitFor();
-  const before = await other.evaluate(() => window.__boardChanges.length);
-  let t = 0;
-  for (const sel of selectors) t = await clickAt(mover, sel);
-  await other.waitForFunction((n) => window.__boardChanges.length > n, before);
-  const expected = await boardString(mover, attr, count, marks);
-  await other.waitForFunction(({ attr, count, marks, expected }) => {
-    let s = '';
-    for (let i = 0; i < count; i++) {
-      const p = document.querySelector(`[${attr}="${i}"]`).getAttribute('data-piece');
-      s += p === null ? '.' : marks[Number(p)];
-    }
-    return s === expected;
-  }, { attr, count, marks, expected });
-  const seen = await other.evaluate(() => window.__boardChanges[window.__boardChanges.length - 1]);
-  figures.latency.push(seen - t);
-}
 
 const morrisSelectors = (token) => morrisClicks(token).map((p) => `[data-point="${p}"]`);
 
@@ -246,7 +177,7 @@ test('a complete Méta Morpion game through an invite link, on a phone and a des
       await new Promise((r) => setTimeout(r, 3000));
       const during = await Promise.all([host, guest].map((p) => p.locator('[data-presence]').getAttribute('data-presence')));
       console.log(`# remote: presence during the relay outage: host ${during[0]}, guest ${during[1]}`);
-      relay = await startRelay([], addr);
+      relay = ctx.relay = await startRelay([], addr);
       for (const p of [host, guest]) await p.locator('[data-presence="here"]').waitFor({ timeout: 40000 });
     }
   }
@@ -304,30 +235,32 @@ test('join by code; malformed link, other game and full room get clear messages'
 
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
   // relay says the room is full.
-  const saved = await g.page.evaluate(() => sessionStorage.getItem('meta-morpion-online-seat-v1'));
-  assert.ok(saved && /^[0-9a-f]+$/.test(saved));
+  const saved = await g.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('meta-morpion-seat-v2:')));
+  assert.ok(saved && /^\d+ [0-9a-f]+$/.test(saved[1]), 'the seat is kept in the browser, under the room');
   const copy = await player();
   await copy.page.goto(`${relay.url}/`);
-  await copy.page.evaluate((v) => sessionStorage.setItem('meta-morpion-online-seat-v1', v), saved);
+  await copy.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
   await copy.page.goto(g.page.url());
   await copy.page.locator('[data-room-full]').waitFor({ timeout: 20000 });
   await copy.context.close();
 
   // A third visitor with the full link: the room is full.
   await third.page.goto(link);
-  await third.page.locator('[data-room-full]').getByText('Salon complet : deux joueurs y sont déjà.').waitFor({ timeout: 20000 });
+  await third.page.locator('main[data-room-full]').getByRole('heading', { name: 'Salon complet' }).waitFor({ timeout: 20000 });
   await screenshot(third.page, 'remote-room-full-desktop');
 
-  // Another copy, kept off the network (its request for the relay's ICE servers is held), writes
+  // Another copy, kept off the network (its requests to the relay are held), writes
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has
   // gone and the copy reaches the host, both sessions find two signed entries with one number:
   // a fork, proved by signatures, and the game is suspended on both sides.
   const forked = await player();
   let release;
   const held = new Promise((r) => { release = r; });
-  await forked.page.route('**/ice-servers', async (route) => { await held; await route.continue(); });
+  for (const url of ['**/ice-servers', '**/ws/*']) {
+    await forked.page.route(url, async (route) => { await held; await route.continue(); });
+  }
   await forked.page.goto(`${relay.url}/`);
-  await forked.page.evaluate((v) => sessionStorage.setItem('meta-morpion-online-seat-v1', v), saved);
+  await forked.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
   await forked.page.goto(g.page.url());
   await forked.page.locator('[data-cell="40"][data-piece]').waitFor();
   await forked.page.getByRole('button', { name: 'Abandonner' }).click();

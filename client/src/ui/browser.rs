@@ -1,5 +1,6 @@
 //! The few browser services the pages use, each behind a small function: the clock, a timer to
-//! await, random bytes, the tab's storage, `fetch`, the clipboard, the location.
+//! await, random bytes, the tab's and the browser's storage, a lock between tabs, `fetch`, the
+//! clipboard, the location, and the closing of WebRTC connections.
 
 use client_net::{IceServer, Refusal};
 use std::future::Future;
@@ -40,19 +41,198 @@ pub fn stored(key: &str) -> Option<String> {
     session_storage()?.get_item(key).ok()?
 }
 
-/// Stores text under a key in this tab's storage. A full storage keeps the previous value (the
-/// peer still holds every entry).
-pub fn store(key: &str, value: &str) {
-    if let Some(st) = session_storage() {
-        let _ = st.set_item(key, value);
-    }
-}
-
 /// Forgets a key of this tab's storage.
 pub fn forget(key: &str) {
     if let Some(st) = session_storage() {
         let _ = st.remove_item(key);
     }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// Saved seats kept in the browser at most; beyond, the least recently saved are forgotten.
+pub const MAX_SEATS: usize = 40;
+
+/// The text kept under a key of the browser's storage (shared by its tabs, kept when they
+/// close) by [`store_lasting`].
+pub fn stored_lasting(key: &str) -> Option<String> {
+    let value = local_storage()?.get_item(key).ok()??;
+    let (_, text) = value.split_once(' ')?;
+    Some(text.to_string())
+}
+
+/// Keeps text under a key of the browser's storage, with the time, and forgets the oldest keys
+/// of the same family (`prefix`) beyond [`MAX_SEATS`]. A full storage keeps the previous value.
+pub fn store_lasting(prefix: &str, key: &str, text: &str) {
+    let Some(st) = local_storage() else { return };
+    if st.set_item(key, &format!("{} {text}", now_ms())).is_err() {
+        return;
+    }
+    let len = st.length().unwrap_or(0);
+    let mut family: Vec<(u64, String)> = (0..len)
+        .filter_map(|i| st.key(i).ok().flatten())
+        .filter(|k| k.starts_with(prefix))
+        .filter_map(|k| {
+            let v = st.get_item(&k).ok()??;
+            let t = v.split(' ').next()?.parse().unwrap_or(0);
+            Some((t, k))
+        })
+        .collect();
+    if family.len() > MAX_SEATS {
+        family.sort();
+        for (_, k) in &family[..family.len() - MAX_SEATS] {
+            let _ = st.remove_item(k);
+        }
+    }
+}
+
+/// Forgets a key of the browser's storage.
+pub fn forget_lasting(key: &str) {
+    if let Some(st) = local_storage() {
+        let _ = st.remove_item(key);
+    }
+}
+
+/// What happened to a lock between this browser's tabs ([`lock`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockNews {
+    /// This tab holds it.
+    Held,
+    /// Another tab holds it.
+    Busy,
+    /// Another tab took it from this one.
+    Taken,
+}
+
+/// Holds a lock while it lives; dropping it lets the lock go.
+pub struct Lock {
+    release: std::rc::Rc<std::cell::RefCell<Option<js_sys::Function>>>,
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        if let Some(f) = self.release.borrow_mut().take() {
+            let _ = f.call0(&JsValue::UNDEFINED);
+        }
+    }
+}
+
+/// Asks for the lock `name` among this browser's tabs (Web Locks): if it is free — or at once
+/// with `take`, taking it from the tab that holds it — `news` hears [`LockNews::Held`], else
+/// [`LockNews::Busy`]; a tab whose lock is taken hears [`LockNews::Taken`]. A browser without
+/// Web Locks always says `Held`.
+pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
+    use js_sys::{Function, Object, Promise, Reflect};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    let release: Rc<RefCell<Option<Function>>> = Rc::default();
+    let news: Rc<dyn Fn(LockNews)> = Rc::new(news);
+    let locks = web_sys::window()
+        .map(|w| w.navigator())
+        .and_then(|n| Reflect::get(&n, &"locks".into()).ok())
+        .filter(|l| l.is_object());
+    let request = locks.as_ref().and_then(|l| {
+        Reflect::get(l, &"request".into())
+            .ok()?
+            .dyn_into::<Function>()
+            .ok()
+    });
+    let (Some(locks), Some(request)) = (locks, request) else {
+        news(LockNews::Held);
+        return Lock { release };
+    };
+    let options = Object::new();
+    let flag = if take { "steal" } else { "ifAvailable" };
+    let _ = Reflect::set(&options, &flag.into(), &JsValue::TRUE);
+    let granted = {
+        let (news, release) = (news.clone(), release.clone());
+        Closure::once_into_js(move |lock: JsValue| -> Promise {
+            if lock.is_null() {
+                news(LockNews::Busy);
+                return Promise::resolve(&JsValue::UNDEFINED);
+            }
+            news(LockNews::Held);
+            // Held until this promise settles: when the Lock is dropped, or the tab closes.
+            Promise::new(&mut |resolve, _| *release.borrow_mut() = Some(resolve))
+        })
+    };
+    let asked = request.call3(&locks, &name.into(), &options, &granted);
+    if let Ok(p) = asked.and_then(|p| p.dyn_into::<Promise>()) {
+        // The promise fails when another tab takes the lock (an `AbortError`).
+        let taken = Closure::once(move |_: JsValue| news(LockNews::Taken));
+        let _ = p.catch(&taken);
+        taken.forget();
+    }
+    Lock { release }
+}
+
+thread_local! {
+    /// The WebRTC connections this page opened since [`close_peer_connections`] last ran.
+    static PEER_CONNECTIONS: std::cell::RefCell<Option<js_sys::Array>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, notes every `RTCPeerConnection` the page opens, so that
+/// [`close_peer_connections`] can close those of a socket the page drops (matchbox leaves them
+/// open). Idempotent.
+pub fn track_peer_connections() {
+    use js_sys::{Array, Object, Proxy, Reflect};
+    use wasm_bindgen::closure::Closure;
+    if PEER_CONNECTIONS.with(|c| c.borrow().is_some()) {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(class) = Reflect::get(&window, &"RTCPeerConnection".into()) else {
+        return;
+    };
+    if !class.is_function() {
+        return;
+    }
+    let list = Array::new();
+    let construct = {
+        let list = list.clone();
+        Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+            move |target: JsValue, args: JsValue, new_target: JsValue| {
+                let conn = Reflect::construct_with_new_target(
+                    target.unchecked_ref(),
+                    &Array::from(&args),
+                    new_target.unchecked_ref(),
+                )?;
+                list.push(&conn);
+                Ok(conn)
+            },
+        )
+    };
+    let handler = Object::new();
+    let _ = Reflect::set(&handler, &"construct".into(), construct.as_ref());
+    construct.forget();
+    let proxy = Proxy::new(&class, &handler);
+    if Reflect::set(&window, &"RTCPeerConnection".into(), &proxy).is_ok() {
+        PEER_CONNECTIONS.with(|c| *c.borrow_mut() = Some(list));
+    }
+}
+
+/// Closes every WebRTC connection opened since the last call (those of the socket just dropped).
+pub fn close_peer_connections() {
+    use js_sys::{Function, Reflect};
+    PEER_CONNECTIONS.with(|c| {
+        let Some(list) = c.borrow().as_ref().cloned() else {
+            return;
+        };
+        for conn in list.iter() {
+            if let Some(close) = Reflect::get(&conn, &"close".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+            {
+                let _ = close.call0(&conn);
+            }
+        }
+        list.set_length(0);
+    });
 }
 
 /// Runs `f` in a task of its own, after the page has shown what the current one changed.

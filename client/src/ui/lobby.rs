@@ -17,8 +17,8 @@ pub fn game_name(kind: GameKind) -> &'static str {
     }
 }
 
-/// Creates the host's room: keys, code, session saved in this tab. Returns the fragment of the
-/// room page.
+/// Creates the host's room: keys, code, session kept in this browser under the room's key.
+/// Returns the fragment of the room page.
 fn create_room(kind: GameKind, max_turns: u16) -> Result<String, &'static str> {
     const NO_RANDOM: &str = "Ce navigateur ne fournit pas de nombres aléatoires sûrs.";
     let seed: [u8; 32] = browser::random().ok_or(NO_RANDOM)?;
@@ -27,7 +27,7 @@ fn create_room(kind: GameKind, max_turns: u16) -> Result<String, &'static str> {
         .map_err(|_| "Impossible de créer le salon.")?;
     let session = Session::host(invite.clone(), seed, Config::default(), browser::now_ms())
         .map_err(|_| "Impossible de créer le salon.")?;
-    browser::store(super::room::storage_key(kind), &session.save().to_text());
+    super::room::keep_seat(kind, &invite.room_name(), &session.save_text());
     Ok(invite.to_fragment())
 }
 

@@ -450,3 +450,80 @@ fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
         "the status says it all"
     );
 }
+
+#[test]
+fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
+    let mut p = Pair::new(GameKind::Morris);
+    p.ui(0, Event::Point(pt("d6")));
+    p.ui(1, Event::Point(pt("d2")));
+    // The guest's browser is gone; the same link opens on another device (a new key).
+    p.input(0, Net::Peer(1, false));
+    let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
+    p.rooms[1] = RoomModel::new(Session::guest(invite, [9; 32], Config::default(), p.now));
+    p.input(1, Net::Wake);
+    p.input(1, Net::Joined);
+    let opened = [
+        p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
+        p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
+    ];
+    let mut queue = Vec::new();
+    for (side, effects) in opened.into_iter().enumerate() {
+        p.carry(side, effects, &mut queue);
+    }
+    p.run(queue);
+
+    let (newcomer, host) = (p.view(1), p.view(0));
+    assert_eq!(newcomer.standing.as_ref().map(|s| s.kind), Some("knocking"));
+    assert_eq!(
+        newcomer.buttons, None,
+        "a device without a seat has no game buttons"
+    );
+    let knock = host.knock.expect("the present player is asked");
+    assert_eq!(
+        knock.title,
+        "Un nouvel appareil demande la place de Rouge. L'accepter ?"
+    );
+    assert_eq!(
+        host.presence.0, "stranger",
+        "the newcomer is not the opponent"
+    );
+    assert!(matches!(
+        p.session(0).presence(),
+        engine::session::Presence::Away { .. }
+    ));
+
+    // Declined: the newcomer is told, and asking again waits for the cooldown.
+    p.ui(0, Event::Handover(false));
+    assert_eq!(p.view(0).knock, None);
+    let refused = p.view(1).standing.unwrap();
+    assert_eq!(refused.kind, "refused");
+    let (label, enabled) = refused.ask.expect("a way to ask again");
+    assert!(
+        !enabled && label.starts_with("Redemander la place ("),
+        "{label}"
+    );
+    p.ui(1, Event::Knock);
+    assert!(p.view(0).knock.is_none(), "not before the cooldown");
+    p.now += 10_000;
+    p.input(1, Net::Wake);
+    assert_eq!(
+        p.view(1).standing.unwrap().ask,
+        Some(("Redemander la place".to_string(), true))
+    );
+    p.ui(1, Event::Knock);
+    assert!(p.view(0).knock.is_some(), "asked again");
+
+    // Accepted: the newcomer holds the guest seat and plays on from the same position.
+    p.ui(0, Event::Handover(true));
+    let (newcomer, host) = (p.view(1), p.view(0));
+    assert_eq!(newcomer.standing, None);
+    assert_eq!(newcomer.presence.0, "here");
+    assert_eq!(host.presence.0, "here");
+    assert_eq!(host.knock, None);
+    p.ui(0, Event::Point(pt("b4")));
+    p.ui(1, Event::Point(pt("f4")));
+    for side in 0..2 {
+        assert_eq!(p.session(side).game().unwrap().turns(), 4, "side {side}");
+    }
+    assert_eq!(p.session(1).seat(), engine::session::Seat::Guest);
+}

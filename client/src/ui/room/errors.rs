@@ -3,8 +3,8 @@
 
 use super::super::lobby::game_name;
 use super::super::{browser, navigate_with_fragment, Route};
+use super::old_storage_key;
 use super::parts::lobby_link;
-use super::storage_key;
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -13,7 +13,8 @@ use yew::prelude::*;
 pub enum RoomError {
     Malformed,
     OtherGame(GameKind, String),
-    BadSave,
+    /// The seat kept under this key of the browser's storage cannot be read.
+    BadSave(String),
     NoRandom,
 }
 
@@ -23,7 +24,7 @@ impl RoomError {
         match self {
             RoomError::Malformed => "malformed",
             RoomError::OtherGame(..) => "other-game",
-            RoomError::BadSave => "bad-save",
+            RoomError::BadSave(_) => "bad-save",
             RoomError::NoRandom => "no-random",
         }
     }
@@ -55,12 +56,14 @@ pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
             "Ce navigateur ne fournit pas de nombres aléatoires sûrs : impossible de créer vos clés de joueur.".to_string(),
             html! {},
         ),
-        RoomError::BadSave => (
+        RoomError::BadSave(key) => (
             "Sauvegarde illisible",
-            "La place enregistrée dans cet onglet est abîmée : elle ne peut pas être reprise.".to_string(),
+            "La place enregistrée dans ce navigateur pour ce salon est abîmée : elle ne peut pas être reprise.".to_string(),
             {
+                let key = key.clone();
                 let onclick = Callback::from(move |_: MouseEvent| {
-                    browser::forget(storage_key(kind));
+                    browser::forget_lasting(&key);
+                    browser::forget(old_storage_key(kind));
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().reload();
                     }

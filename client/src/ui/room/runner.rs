@@ -6,6 +6,7 @@
 use super::super::browser;
 use crate::model::room::{Effect, Input, RoomModel};
 use client_net::{IceServer, Input as Net, Link, LinkEvent, PeerId};
+use engine::GameKind;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures_core::Stream;
 use std::cell::{Cell, RefCell};
@@ -14,6 +15,10 @@ use std::pin::pin;
 use std::rc::Rc;
 use std::task::Poll;
 use wasm_bindgen_futures::spawn_local;
+
+/// The relay's STUN/TURN list is asked again before a socket when it is older than this (its
+/// TURN credentials may be short-lived).
+const ICE_REFRESH_MS: u64 = 10 * 60_000;
 
 /// What the loop needs from the page.
 pub struct Runner {
@@ -25,13 +30,18 @@ pub struct Runner {
     pub outbox: UnboundedSender<Input<PeerId>>,
     /// Asks the page to render again.
     pub render: Rc<dyn Fn()>,
-    /// The storage key of the seat.
-    pub storage_key: &'static str,
+    /// The game (the seat is kept under the room's key of its family).
+    pub kind: GameKind,
     /// When the page first had its peer (`performance.now()`), for the test suite's figures.
     pub first_peer: Rc<Cell<Option<u64>>>,
     /// A save put off until the page has shown what arrived (see [`Runner::save`]).
     pub later: Rc<RefCell<Option<String>>>,
+    /// The relay's STUN/TURN list and when it came (`None` until it does).
+    pub ice: Rc<RefCell<Option<Ice>>>,
 }
+
+/// The relay's STUN/TURN list, and when it came (ms).
+pub type Ice = (u64, Vec<IceServer>);
 
 /// What woke the loop.
 enum Woken {
@@ -44,16 +54,10 @@ impl Runner {
     /// Runs until the page drops its end of the inbox.
     pub async fn run(mut self) {
         let room = self.model.borrow().session().invite().room_name();
-        // The relay's STUN/TURN list, asked once; the page works meanwhile (a socket waits for
-        // it, nothing else does).
-        let ice: Rc<RefCell<Option<Vec<IceServer>>>> = Rc::default();
-        {
-            let (ice, outbox) = (ice.clone(), self.outbox.clone());
-            spawn_local(async move {
-                *ice.borrow_mut() = Some(browser::ice_servers().await);
-                let _ = outbox.unbounded_send(Input::Net(Net::Wake));
-            });
-        }
+        browser::track_peer_connections();
+        // The relay's STUN/TURN list, asked at once (and again when old, before a socket); the
+        // page works meanwhile (a socket waits for it, nothing else does).
+        self.fetch_ice();
         let mut link: Option<Link> = None;
         let mut connect_waiting = false;
         loop {
@@ -92,8 +96,13 @@ impl Runner {
                     Input::Net(Net::Closed)
                 }
                 Woken::Inbox(Some(input)) => input,
-                // The page is gone: dropping the link closes the socket.
-                Woken::Inbox(None) => return,
+                // The page is gone (or another tab took the room): the socket and its
+                // connections close.
+                Woken::Inbox(None) => {
+                    drop(link);
+                    browser::close_peer_connections();
+                    return;
+                }
                 Woken::Timer => Input::Net(Net::Wake),
             };
             let from_peer = matches!(input, Input::Net(Net::Packet(..)));
@@ -102,10 +111,15 @@ impl Runner {
             if link.as_mut().is_some_and(Link::newly_joined) {
                 effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
             }
+            let had_link = link.is_some();
             connect_waiting |= self.carry(effects, from_peer, &mut link);
+            if had_link && link.is_none() {
+                // matchbox leaves a dropped socket's WebRTC connection open.
+                browser::close_peer_connections();
+            }
             if connect_waiting {
-                if let Some(ice) = ice.borrow().as_deref() {
-                    link = Some(connect(&room, ice));
+                if let Some((_, servers)) = self.ice.borrow().as_ref() {
+                    link = Some(connect(&room, servers));
                     connect_waiting = false;
                 }
             }
@@ -116,15 +130,27 @@ impl Runner {
         }
     }
 
+    /// Asks the relay for its STUN/TURN list; when it comes, the loop wakes (a socket may wait
+    /// for it).
+    fn fetch_ice(&self) {
+        let (ice, outbox) = (self.ice.clone(), self.outbox.clone());
+        spawn_local(async move {
+            let servers = browser::ice_servers().await;
+            *ice.borrow_mut() = Some((browser::now_ms(), servers));
+            let _ = outbox.unbounded_send(Input::Net(Net::Wake));
+        });
+    }
+
     /// Keeps the saved seat. What the peer sent can wait until the page has shown it (writing
     /// the storage costs a fraction of a millisecond per move, and a tab that closes meanwhile
     /// gets those entries again from the peer); anything this tab wrote is kept at once, before
     /// it is sent. A save put off is always the newest, and one kept at once replaces it.
     fn save(&self, text: String, from_peer: bool) {
-        let key = self.storage_key;
+        let kind = self.kind;
+        let room = self.model.borrow().session().invite().room_name();
         if !from_peer {
             self.later.borrow_mut().take();
-            browser::store(key, &text);
+            super::keep_seat(kind, &room, &text);
             return;
         }
         let first = self.later.borrow_mut().replace(text).is_none();
@@ -132,7 +158,7 @@ impl Runner {
             let later = self.later.clone();
             browser::soon(move || {
                 if let Some(text) = later.borrow_mut().take() {
-                    browser::store(key, &text);
+                    super::keep_seat(kind, &room, &text);
                 }
             });
         }
@@ -156,7 +182,8 @@ impl Runner {
                 Effect::Save(text) => self.save(text, from_peer),
                 Effect::Forget => {
                     self.later.borrow_mut().take();
-                    browser::forget(self.storage_key);
+                    let room = self.model.borrow().session().invite().room_name();
+                    browser::forget_lasting(&super::seat_key(self.kind, &room));
                 }
                 Effect::Connect => {
                     *link = None;
@@ -167,6 +194,16 @@ impl Runner {
                     connect = false;
                 }
                 Effect::AskWhy => {
+                    // Before a socket: a STUN/TURN list too old for its credentials is asked
+                    // again meanwhile.
+                    let old = self
+                        .ice
+                        .borrow()
+                        .as_ref()
+                        .is_some_and(|(at, _)| browser::now_ms() >= at + ICE_REFRESH_MS);
+                    if old {
+                        self.fetch_ice();
+                    }
                     let room = self.model.borrow().session().invite().room_name();
                     let outbox = self.outbox.clone();
                     spawn_local(async move {

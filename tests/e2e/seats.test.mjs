@@ -1,0 +1,269 @@
+// Remote play as friends actually do it, in headless Chromium with separate contexts: the host
+// closes its tab and opens the room link again; a second device asks for a seat, is refused,
+// asks again and is let in (the transcript, hand-over included, verified by `engine verify`);
+// the room opened twice in one browser; a third visitor; a repeated request that must wait; the
+// relay going down; a direct connection the networks block. Figures: reopening a closed host tab
+// → play resumes, and navigation → « connexion directe impossible ».
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  startRelay, launchBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
+  median, ENGINE_BIN, MORRIS_GAME,
+} from './harness.mjs';
+import { roomKit } from './rooms.mjs';
+
+let relay;
+let browser;
+const figures = { connect: [], latency: [], resume: [], blocked: [], full: [] };
+const ctx = {};
+const { player, tab, createRoom, join, watchBoard, playTurn } = roomKit(ctx, figures);
+
+before(async () => {
+  relay = ctx.relay = await startRelay();
+  browser = ctx.browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await relay?.stop();
+  const line = (name, xs) => xs.length && console.log(`# seats: ${name}, ms: ${xs.map((x) => x.toFixed(0)).join(', ')} (median ${median(xs).toFixed(0)})`);
+  line('closed host tab reopened → play resumes', figures.resume);
+  line('navigation → « connexion directe impossible » on both sides', figures.blocked);
+  line('navigation → « Salon complet » for a third visitor', figures.full);
+});
+
+const morrisSelectors = (token) => morrisClicks(token).map((p) => `[data-point="${p}"]`);
+
+/** Records every value `data-presence` takes in a page. */
+async function recordPresence(page) {
+  await page.evaluate(() => {
+    window.__presence = [];
+    const note = () => {
+      const v = document.querySelector('[data-presence]')?.getAttribute('data-presence');
+      if (v && window.__presence[window.__presence.length - 1] !== v) window.__presence.push(v);
+    };
+    note();
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-presence'] });
+  });
+}
+
+/** The signed transcript a page exports. */
+async function exported(page) {
+  await page.getByRole('button', { name: 'Exporter la partie' }).click();
+  const href = await page.locator('[data-export="transcript"]').getAttribute('href');
+  return decodeURIComponent(href.slice(href.indexOf(',') + 1));
+}
+
+test('a closed host tab reopens into its seat; a new device takes a seat only when the present player lets it', async () => {
+  const h = await player();
+  const g = await player();
+  const { link } = await createRoom(h.page, 'morris');
+  await join(g.page, h.page, link);
+  const tokens = MORRIS_GAME.split(' ');
+  let pages = [h.page, g.page]; // Blue is the host.
+  for (const p of pages) await watchBoard(p);
+  const turn = async (i) => {
+    await playTurn(pages[i % 2], pages[1 - i % 2], morrisSelectors(tokens[i]), 'data-point', 24, 'BR');
+  };
+  for (let i = 0; i < 4; i++) await turn(i);
+  await recordPresence(g.page);
+
+  // 1. The host closes its tab, then opens the room address again in the same browser: the same
+  // seat, the same game, and the guest never sees a stranger.
+  await h.page.close();
+  await g.page.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
+  const h2 = await tab(h.context);
+  const t0 = Date.now();
+  await h2.page.goto(link);
+  await h2.page.locator('main[data-my-turn="true"]').waitFor({ timeout: 20000 });
+  await g.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  figures.resume.push(Date.now() - t0);
+  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'hôte');
+  assert.equal(await h2.page.locator('[data-point][data-piece]').count(), 4);
+  assert.deepEqual(await g.page.evaluate(() => window.__presence), ['here', 'away', 'here']);
+  pages = [h2.page, g.page];
+  await watchBoard(h2.page);
+  for (let i = 4; i < 6; i++) await turn(i);
+
+  // 2. The friend moves to another browser (a messaging app's, then its own): the new one is not
+  // the guest — the host reads that another device is trying to join and is asked.
+  await g.context.close();
+  await h2.page.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
+  const g2 = await player();
+  await g2.page.goto(link);
+  await g2.page.locator('[data-standing="knocking"]').waitFor({ timeout: 20000 });
+  assert.equal(await g2.page.locator('[data-standing]').count(), 1);
+  assert.equal(await g2.page.locator('main[data-my-turn="true"]').count(), 0);
+  const asked = h2.page.locator('[data-knock]');
+  await asked.getByText("Un nouvel appareil demande la place de Rouge. L'accepter ?").waitFor({ timeout: 20000 });
+  assert.match(await asked.locator('.countdown').textContent(), /Réponse attendue dans (1:00|0:5\d)\./);
+  assert.match(await h2.page.locator('[data-presence]').textContent(), /^Un autre appareil tente de rejoindre ce salon : la place de votre adversaire reste gardée encore \d:\d\d\.$/);
+  assert.equal(await h2.page.locator('[data-presence]').getAttribute('data-presence'), 'stranger');
+  await screenshot(h2.page, 'seats-knock-desktop');
+  await screenshot(g2.page, 'seats-knocking-desktop');
+
+  // Declined: the new device is told, and asking again waits with its button.
+  await asked.getByRole('button', { name: 'Refuser' }).click();
+  await g2.page.locator('[data-standing="refused"]').getByText('Le joueur présent a refusé de vous confier la place.').waitFor({ timeout: 20000 });
+  const again = g2.page.locator('[data-standing]').getByRole('button');
+  assert.match(await again.textContent(), /^Redemander la place \((10|9|8) s\)$/);
+  assert.equal(await again.isDisabled(), true);
+  await g2.page.locator('[data-standing]').getByRole('button', { name: 'Redemander la place', exact: true }).waitFor({ timeout: 15000 });
+  await again.click();
+  await asked.waitFor({ timeout: 20000 });
+
+  // Accepted: the new device holds the guest's seat and the game goes on where it was.
+  await asked.getByRole('button', { name: 'Accepter' }).click();
+  await g2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await h2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'invité');
+  assert.equal(await g2.page.locator('[data-standing]').count(), 0);
+  assert.equal(await boardString(g2.page, 'data-point', 24, 'BR'), await boardString(h2.page, 'data-point', 24, 'BR'));
+  pages = [h2.page, g2.page];
+  await watchBoard(g2.page);
+  for (let i = 6; i < tokens.length; i++) await turn(i);
+  await g2.page.locator('[data-status="won"][data-winner="0"]').waitFor();
+
+  // The whole transcript, hand-over included, verifies to the game played.
+  const { room: story, ...state } = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: await exported(g2.page) }).toString());
+  assert.deepEqual(state, engineReplay('morris', MORRIS_GAME));
+  assert.equal(story.handovers.length, 1);
+  assert.equal(story.handovers[0].seat, 'guest');
+  assert.notEqual(story.handovers[0].key, story.guest.key, 'the seat moved to the new key');
+  assert.deepEqual(story.faults, []);
+  assert.match(story.verdict, /^verified/);
+  for (const p of [h, h2, g2]) assert.deepEqual(p.errors, []);
+  await h.context.close();
+  await g2.context.close();
+});
+
+test('one room, one tab per browser; a third visitor sees only a full room; a refused request waits; the relay down is said as such', async () => {
+  // Every page counts its WebRTC connections, to check those of a replaced socket are closed.
+  const countConnections = () => {
+    const Original = window.RTCPeerConnection;
+    window.__connections = [];
+    window.RTCPeerConnection = new Proxy(Original, {
+      construct(target, args, newTarget) {
+        const c = Reflect.construct(target, args, newTarget);
+        window.__connections.push(c);
+        return c;
+      },
+    });
+  };
+  const h = await player(DESKTOP, { init: countConnections });
+  const g = await player(DESKTOP, { init: countConnections });
+  const { link } = await createRoom(h.page, 'meta');
+
+  // The host tries its own link before the friend comes: the same browser already has the room
+  // open; the guest's seat stays free.
+  const again = await tab(h.context);
+  await again.page.goto(link);
+  await again.page.locator('[data-elsewhere="busy"]').getByText('Ce salon est déjà ouvert dans un autre onglet de ce navigateur', { exact: false }).waitFor();
+  assert.equal(await again.page.getByText('invité').count(), 0);
+  await screenshot(again.page, 'seats-open-elsewhere-desktop');
+  await again.page.close();
+  await join(g.page, h.page, link);
+  assert.equal(await g.page.locator('main').getAttribute('data-seat'), 'invité');
+  for (const p of [h.page, g.page]) await watchBoard(p);
+  await playTurn(h.page, g.page, [`[data-cell="${cell('e5')}"]`], 'data-cell', 81, 'XO');
+
+  // A second tab takes the room over: the first one stops and says where the game went.
+  const h2 = await tab(h.context);
+  await h2.page.goto(link);
+  await h2.page.getByRole('button', { name: 'Jouer dans cet onglet' }).click();
+  await h.page.locator('[data-elsewhere="taken"]').waitFor({ timeout: 20000 });
+  await h2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'hôte');
+  await watchBoard(h2.page);
+  await playTurn(g.page, h2.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
+
+  // A third visitor with the link: the room is full, and that is all the page says.
+  const third = await player();
+  const t0 = Date.now();
+  await third.page.goto(link);
+  await third.page.locator('main[data-room-full]').waitFor({ timeout: 20000 });
+  figures.full.push(Date.now() - t0);
+  const text = await third.page.locator('main').innerText();
+  assert.match(text, /Salon complet/);
+  assert.doesNotMatch(text, /vous êtes|adversaire est|Connexion à l'hôte|Relais joint/);
+  await screenshot(third.page, 'seats-room-full-desktop');
+  await third.context.close();
+
+  // A request declined: asking again at once says how long to wait, and the button waits.
+  await h2.page.locator('main[data-my-turn="true"]').waitFor();
+  await g.page.getByRole('button', { name: 'Proposer la nulle' }).click();
+  await h2.page.getByRole('alertdialog').getByRole('button', { name: 'Refuser' }).click();
+  await g.page.getByText('Votre adversaire a refusé : une partie nulle.').waitFor();
+  const draw = g.page.getByRole('button', { name: /^Proposer la nulle/ });
+  assert.match(await draw.textContent(), /^Proposer la nulle \((10|9) s\)$/);
+  assert.equal(await draw.isDisabled(), true);
+  await g.page.getByRole('button', { name: 'Proposer la nulle', exact: true }).waitFor({ timeout: 15000 });
+
+  // The guest closes its tab: the host, alone, replaces its socket; then the relay goes down.
+  // The page says the relay is unreachable, never that it waits for the other browser.
+  await g.page.close();
+  await h2.page.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
+  const addr = new URL(relay.url).host;
+  await relay.stop();
+  const relayLine = h2.page.locator('[data-relay]', { hasText: 'Le relais est injoignable' });
+  await relayLine.waitFor({ timeout: 20000 });
+  const seen = new Set();
+  for (let i = 0; i < 16; i++) {
+    seen.add(await h2.page.locator('aside').innerText());
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.ok(![...seen].some((t) => /Relais joint/.test(t)), [...seen].join(' | '));
+  // The relay is back; the guest opens the link again in its browser: its seat, its game.
+  relay = ctx.relay = await startRelay([], addr);
+  const g2 = await tab(g.context);
+  await g2.page.goto(link);
+  for (const p of [h2.page, g2.page]) await p.locator('[data-presence="here"]').waitFor({ timeout: 40000 });
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'invité');
+  await watchBoard(g2.page);
+  const free = await h2.page.evaluate(() => {
+    const b = Number(document.querySelector('g.playable[data-board]').getAttribute('data-board'));
+    const inBoard = (i) => Math.floor(Math.floor(i / 9) / 3) * 3 + Math.floor((i % 9) / 3) === b;
+    return [...document.querySelectorAll('[data-cell]:not([data-piece])')].map((c) => Number(c.getAttribute('data-cell'))).find(inBoard);
+  });
+  await playTurn(h2.page, g2.page, [`[data-cell="${free}"]`], 'data-cell', 81, 'XO');
+  // The host met the guest over three sockets; only the connection in use is open.
+  const states = await h2.page.evaluate(() => window.__connections.map((c) => c.connectionState));
+  assert.ok(states.length >= 2, states.join(','));
+  assert.equal(states.filter((s) => s !== 'closed').length, 1, states.join(','));
+  for (const p of [g, g2, h2]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e)), []);
+  await h.context.close();
+  await g.context.close();
+});
+
+test('both players reach the relay but their networks block a direct connection: both are told, with a retry', async () => {
+  // Only relayed candidates, and no TURN server: the data channel can never open.
+  const relayOnly = () => {
+    const Original = window.RTCPeerConnection;
+    window.RTCPeerConnection = new Proxy(Original, {
+      construct(target, [config, ...rest], newTarget) {
+        return Reflect.construct(target, [{ ...(config || {}), iceTransportPolicy: 'relay' }, ...rest], newTarget);
+      },
+    });
+  };
+  const h = await player(DESKTOP, { init: relayOnly });
+  const g = await player(DESKTOP, { init: relayOnly });
+  const { link } = await createRoom(h.page, 'morris');
+  const t0 = Date.now();
+  await g.page.goto(link);
+  const told = (p) => p.locator('[data-blocked]', { hasText: 'Connexion directe impossible' }).waitFor({ timeout: 30000 }).then(() => Date.now() - t0);
+  const times = await Promise.all([told(h.page), told(g.page)]);
+  figures.blocked.push(Math.max(...times));
+  for (const p of [h.page, g.page]) {
+    const text = await p.locator('main').innerText();
+    assert.match(text, /TURN/);
+    assert.doesNotMatch(text, /En attente de votre adversaire : envoyez-lui|Personne n'a ouvert ce salon/);
+  }
+  await screenshot(g.page, 'seats-blocked-desktop');
+  // « Réessayer » opens a new connection; still blocked, still said.
+  await g.page.getByRole('button', { name: 'Réessayer' }).click();
+  await g.page.locator('[data-blocked]').waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
+  await told(g.page);
+  await h.context.close();
+  await g.context.close();
+});
