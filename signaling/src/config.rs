@@ -1,5 +1,6 @@
 //! What a self-hoster can set, and the small value types behind the settings.
 
+use crate::turn::{Clock, TurnSecret};
 use relay_api::IceServer;
 use std::{fmt, net::IpAddr, path::PathBuf, str::FromStr, time::Duration};
 
@@ -41,6 +42,16 @@ pub struct Config {
     /// STUN and TURN servers handed to the client at `GET /ice-servers`. Empty by default: on
     /// loopback and on one LAN, host candidates are enough.
     pub ice_servers: Vec<IceServer>,
+    /// A secret shared with the TURN server (coturn's `static-auth-secret`, with
+    /// `use-auth-secret`). When set, every `GET /ice-servers` gives the entries of
+    /// [`Config::ice_servers`] that hold a `turn:` or `turns:` URL a fresh user name and
+    /// credential, valid for [`Config::turn_ttl`], in place of any they had; the answer is then
+    /// made per request. `None` by default: the entries are served as they are.
+    pub turn_secret: Option<TurnSecret>,
+    /// How long a credential made from [`Config::turn_secret`] is valid.
+    pub turn_ttl: Duration,
+    /// Where the relay reads the time of day, for the expiry of those credentials.
+    pub clock: Clock,
 }
 
 impl Config {
@@ -65,6 +76,8 @@ impl Config {
     pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(12);
     /// Default for [`Config::header_read_timeout`].
     pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// Default for [`Config::turn_ttl`]: an hour.
+    pub const DEFAULT_TURN_TTL: Duration = Duration::from_secs(3600);
     /// TCP connections allowed beyond [`Config::max_connections`], so that `/health`, pages and
     /// refusals with a status still get through when every websocket slot is taken.
     pub const HTTP_HEADROOM: usize = 256;
@@ -91,6 +104,9 @@ impl Default for Config {
             allowed_origins: AllowedOrigins::default(),
             trusted_proxies: Vec::new(),
             ice_servers: Vec::new(),
+            turn_secret: None,
+            turn_ttl: Self::DEFAULT_TURN_TTL,
+            clock: Clock::system(),
         }
     }
 }

@@ -5,7 +5,8 @@
 //!   `matchbox_socket` client pointed at `ws://HOST/ws/ROOM` works unchanged. The relay keeps
 //!   presence only (who is in which room, two peers at most), nothing about games. Refusals come
 //!   before the upgrade, as a status and `{"error":"…"}` (see `signaling/README.md`).
-//! - `GET /ice-servers` hands the client the configured STUN/TURN servers.
+//! - `GET /ice-servers` hands the client the configured STUN/TURN servers, with TURN credentials
+//!   made afresh on each request when [`Config::turn_secret`] is set.
 //! - `GET /health` answers `200` with the relay's counts as JSON.
 //! - Everything else is a static file from [`Config::static_dir`], compressed (gzip, brotli) and
 //!   with cache headers fit for content-hashed assets; an extension-less path (`/moulin`,
@@ -33,6 +34,7 @@ mod config;
 mod relay;
 mod rooms;
 mod static_files;
+mod turn;
 
 use std::{
     future::Future,
@@ -66,6 +68,7 @@ use tracing::{debug, info, warn};
 pub use config::{AllowedOrigins, BadIpNet, Config, IpNet};
 pub use relay_api::{IceServer, Refusal};
 pub use rooms::Counts;
+pub use turn::{Clock, TurnSecret};
 
 /// Serves the relay on `listener` until `shutdown` completes; see [`Server::run`].
 pub async fn run(
@@ -168,6 +171,7 @@ impl Server {
             max_rooms = config.max_rooms,
             idle_timeout_ms = config.idle_timeout.as_millis() as u64,
             ice_servers = config.ice_servers.len(),
+            turn_secret = config.turn_secret.is_some(),
             "relay started"
         );
 
@@ -278,24 +282,26 @@ async fn serve_connection(
 /// The whole application: `/health`, `/ice-servers`, the signalling websocket, and static files
 /// as fallback.
 fn router(config: &Config, relay: relay::Relay, stats: Stats) -> io::Result<Router> {
-    let ice = IceServer::list_json(&config.ice_servers);
+    let ice = turn::IceList::new(config);
     Ok(Router::new()
         .route("/health", get(health).with_state(stats))
-        .route(
-            "/ice-servers",
-            get(move || async move {
-                (
-                    [
-                        (header::CONTENT_TYPE, "application/json"),
-                        (header::CACHE_CONTROL, "no-store"),
-                    ],
-                    ice,
-                )
-            }),
-        )
+        .route("/ice-servers", get(ice_servers).with_state(ice))
         .route("/ws/{room}", get(relay::websocket).with_state(relay))
         .fallback_service(static_files::router(&config.static_dir))
         .layer(middleware::from_fn(log_request)))
+}
+
+/// Never cached: TURN credentials made from a secret expire, and even static ones may change
+/// with the relay's settings.
+async fn ice_servers(State(ice): State<turn::IceList>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        ice.json(),
+    )
+        .into_response()
 }
 
 async fn health(State(stats): State<Stats>) -> Response {

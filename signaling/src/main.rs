@@ -20,11 +20,12 @@ Endpoints:
                     upgrade, as {\"error\":...}: 400 bad_room, 403 origin_not_allowed,
                     409 room_full, 429 too_many_connections, 503 relay_full / too_many_rooms.
                     Without upgrade headers: 200 {\"peers\":N} if joinable now, else the refusal.
-  GET /ice-servers  {\"iceServers\":[...]} (RTCIceServer entries; empty unless configured)
+  GET /ice-servers  {\"iceServers\":[...]} (RTCIceServer entries; empty unless configured;
+                    with --turn-secret, fresh TURN credentials on every request)
   GET /health       200 {\"status\":\"ok\",\"rooms\":R,\"peers\":P,\"connections\":C}
   GET /...          files from the static directory; paths without an extension serve index.html
 
-Durations are seconds (`12`, `0.5`) or carry a unit (`500ms`, `12s`, `2m`).
+Durations are seconds (`12`, `0.5`) or carry a unit (`500ms`, `12s`, `2m`, `1h`).
 A frozen peer (no message and no pong) is closed after --idle-timeout; the relay pings every
 third of it, and matchbox_socket also sends a keep-alive every 10 s.
 
@@ -108,9 +109,66 @@ struct Cli {
     /// Password for the turn: / turns: URLs (prefer the environment variable: flags show in ps).
     #[arg(long, env = "MOULIN_TURN_CREDENTIAL", hide_env_values = true)]
     turn_credential: Option<String>,
+
+    /// Secret shared with the TURN server (coturn: use-auth-secret, static-auth-secret=SECRET).
+    /// Each GET /ice-servers then gives the turn: / turns: URLs the user name
+    /// `<expiry>:moulin` and the password base64(HMAC-SHA1(SECRET, user name)), valid for
+    /// --turn-ttl; replaces --turn-username and --turn-credential. Prefer the environment
+    /// variable: flags show in ps.
+    #[arg(long, env = "MOULIN_TURN_SECRET", hide_env_values = true)]
+    turn_secret: Option<String>,
+
+    /// How long the TURN credentials made from --turn-secret are valid (at least 1s).
+    #[arg(long, env = "MOULIN_TURN_TTL", default_value = "1h", value_parser = duration)]
+    turn_ttl: Duration,
 }
 
-/// A duration: seconds (`12`, `0.5`) or with a unit (`500ms`, `12s`, `2m`).
+impl Cli {
+    /// What clap cannot check alone: each error is printed after `error: ` and exits with 2.
+    fn usage_error(&self) -> Option<String> {
+        if let Some(bad) = self
+            .ice_servers
+            .iter()
+            .find(|url| !signaling::IceServer::is_valid_url(url))
+        {
+            return Some(format!(
+                "--ice-server `{bad}` is not a stun:, stuns:, turn: or turns: URL"
+            ));
+        }
+        let secret = self.turn_secret.as_ref()?;
+        if secret.is_empty() {
+            return Some("--turn-secret (MOULIN_TURN_SECRET) is empty".to_owned());
+        }
+        if self.turn_credential.is_some() || self.turn_username.is_some() {
+            return Some(
+                "--turn-secret (MOULIN_TURN_SECRET) cannot be used with --turn-credential \
+                 (MOULIN_TURN_CREDENTIAL) or --turn-username (MOULIN_TURN_USERNAME): the secret \
+                 makes a user name and credential for every request; give one or the other"
+                    .to_owned(),
+            );
+        }
+        if !self
+            .ice_servers
+            .iter()
+            .any(|url| signaling::IceServer::is_turn_url(url))
+        {
+            return Some(
+                "--turn-secret (MOULIN_TURN_SECRET) needs a turn: or turns: URL in --ice-server \
+                 (MOULIN_ICE_SERVERS), e.g. turn:turn.example.org:3478?transport=udp"
+                    .to_owned(),
+            );
+        }
+        if self.turn_ttl < Duration::from_secs(1) {
+            return Some(
+                "--turn-ttl (MOULIN_TURN_TTL) must be at least 1s: the expiry is in whole seconds"
+                    .to_owned(),
+            );
+        }
+        None
+    }
+}
+
+/// A duration: seconds (`12`, `0.5`) or with a unit (`500ms`, `12s`, `2m`, `1h`).
 fn duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let (number, scale) = if let Some(ms) = text.strip_suffix("ms") {
@@ -119,6 +177,8 @@ fn duration(text: &str) -> Result<Duration, String> {
         (s, 1.0)
     } else if let Some(m) = text.strip_suffix('m') {
         (m, 60.0)
+    } else if let Some(h) = text.strip_suffix('h') {
+        (h, 3600.0)
     } else {
         (text, 1.0)
     };
@@ -128,18 +188,16 @@ fn duration(text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(|n| Duration::try_from_secs_f64(n * scale).ok())
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("`{text}` is not a positive duration such as 12, 500ms, 12s or 2m"))
+        .ok_or_else(|| {
+            format!("`{text}` is not a positive duration such as 12, 500ms, 12s, 2m or 1h")
+        })
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(bad) = cli
-        .ice_servers
-        .iter()
-        .find(|url| !signaling::IceServer::is_valid_url(url))
-    {
-        eprintln!("error: --ice-server `{bad}` is not a stun:, stuns:, turn: or turns: URL");
+    if let Some(error) = cli.usage_error() {
+        eprintln!("error: {error}");
         return ExitCode::from(2);
     }
     tracing_subscriber::fmt()
@@ -189,6 +247,8 @@ async fn main() -> ExitCode {
     config.trusted_proxies = cli.trusted_proxies;
     config.ice_servers =
         signaling::IceServer::from_urls(&cli.ice_servers, cli.turn_username, cli.turn_credential);
+    config.turn_secret = cli.turn_secret.map(signaling::TurnSecret::new);
+    config.turn_ttl = cli.turn_ttl;
     match signaling::run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -1024,6 +1024,7 @@ async fn ice_servers_are_empty_by_default_and_served_as_configured() {
     })
     .await;
     let reply = get(server.addr, "/ice-servers", &[]).await;
+    assert_eq!(reply.header("cache-control"), Some("no-store"));
     let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
     assert_eq!(
         body,
@@ -1033,5 +1034,67 @@ async fn ice_servers_are_empty_by_default_and_served_as_configured() {
               "username": "moulin", "credential": "s3cret" },
         ]})
     );
+    server.stop().await.unwrap();
+}
+
+/// With a secret shared with coturn, each request gets a user name `<now + ttl>:moulin` and the
+/// credential `base64(HMAC-SHA1(secret, user name))`. The expected credentials were computed
+/// apart, with Python: `base64.b64encode(hmac.new(b"north", b"1700000120:moulin",
+/// hashlib.sha1).digest())`, and the same for `1700003720:moulin`.
+#[tokio::test]
+async fn ice_servers_from_a_turn_secret_are_fresh_on_each_request_and_never_cached() {
+    use std::{
+        sync::{atomic::AtomicU64, Arc},
+        time::UNIX_EPOCH,
+    };
+    let now = Arc::new(AtomicU64::new(1_700_000_000));
+    let ttl = Duration::from_secs(120);
+    let server = Server::start_with(|config| {
+        config.ice_servers = signaling::IceServer::from_urls(
+            &[
+                "stun:turn.example.org:3478".to_owned(),
+                "turn:turn.example.org:3478?transport=udp".to_owned(),
+                "turns:turn.example.org:5349?transport=tcp".to_owned(),
+            ],
+            None,
+            None,
+        );
+        config.turn_secret = Some(signaling::TurnSecret::new("north"));
+        config.turn_ttl = ttl;
+        let now = now.clone();
+        config.clock = signaling::Clock::new(move || {
+            UNIX_EPOCH + Duration::from_secs(now.load(Ordering::SeqCst))
+        });
+    })
+    .await;
+
+    let mut seen = Vec::new();
+    for (clock, credential) in [
+        (1_700_000_000, "YHVsLDKDw/0QbQ4HxWpUMXKU4cE="),
+        (1_700_003_600, "igAsOgPQqHnk3mOJqUuIEJGZC1s="),
+    ] {
+        now.store(clock, Ordering::SeqCst);
+        let reply = get(server.addr, "/ice-servers", &[]).await;
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.header("content-type"), Some("application/json"));
+        assert_eq!(reply.header("cache-control"), Some("no-store"));
+        let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        let turn = &body["iceServers"][1];
+        let username = turn["username"].as_str().unwrap().to_owned();
+        let (expiry, user) = username.split_once(':').unwrap();
+        assert_eq!(expiry.parse::<u64>().unwrap(), clock + ttl.as_secs());
+        assert_eq!(user, "moulin");
+        assert_eq!(
+            body,
+            serde_json::json!({ "iceServers": [
+                { "urls": ["stun:turn.example.org:3478"] },
+                { "urls": ["turn:turn.example.org:3478?transport=udp",
+                           "turns:turn.example.org:5349?transport=tcp"],
+                  "username": username, "credential": credential },
+            ]})
+        );
+        seen.push(username);
+    }
+    assert_ne!(seen[0], seen[1], "a later request gets a later expiry");
     server.stop().await.unwrap();
 }

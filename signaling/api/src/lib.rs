@@ -48,7 +48,7 @@ impl IceServer {
             .iter()
             .map(|url| url.trim().to_owned())
             .filter(|url| !url.is_empty())
-            .partition(|url| url.starts_with("turn:") || url.starts_with("turns:"));
+            .partition(|url| Self::is_turn_url(url));
         let mut servers = Vec::new();
         if !stun.is_empty() {
             servers.push(Self {
@@ -65,6 +65,13 @@ impl IceServer {
             });
         }
         servers
+    }
+
+    /// Whether a URL is a TURN server's (`turn:` or `turns:`): those are the ones that take a
+    /// `username` and `credential`.
+    pub fn is_turn_url(url: &str) -> bool {
+        let url = url.trim();
+        url.starts_with("turn:") || url.starts_with("turns:")
     }
 
     /// Whether a URL has a scheme WebRTC knows.
@@ -266,6 +273,7 @@ mod tests {
         );
         assert_eq!(IceServer::list_json(&[]), r#"{"iceServers":[]}"#);
         assert!(IceServer::from_urls(&[], None, None).is_empty());
+        assert!(IceServer::is_turn_url(" turns:c") && !IceServer::is_turn_url("stun:turn:a"));
         assert!(IceServer::is_valid_url("stun:a"));
         assert!(!IceServer::is_valid_url("http://a") && !IceServer::is_valid_url("stun:"));
     }
