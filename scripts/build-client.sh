@@ -38,8 +38,9 @@ wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name client \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$work/client_bg.wasm" -o "$work/client_bg.opt.wasm"
 mv "$work/client_bg.opt.wasm" "$work/client_bg.wasm"
-# wasm-bindgen writes readable JavaScript: minified it is half the size.
-"$ROOT/client/tools/node_modules/.bin/esbuild" "$work/client.js" --minify --format=esm \
+# wasm-bindgen writes readable JavaScript: minified it is half the size. Bundled: with the
+# client's own snippet (ui/worker.js, which starts the computer's worker).
+"$ROOT/client/tools/node_modules/.bin/esbuild" "$work/client.js" --bundle --minify --format=esm \
     --log-level=warning --outfile="$work/client.min.js"
 mv "$work/client.min.js" "$work/client.js"
 
