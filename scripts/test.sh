@@ -23,6 +23,7 @@ step "Formatting and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p client --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p client-worker --target wasm32-unknown-unknown -- -D warnings
 
 step "Unit, property and integration tests"
 cargo test --workspace

@@ -25,7 +25,8 @@ SYSTEM_TOOLS=(bash env cat cp mv rm mkdir ln chmod touch ls head tail cut tr wc 
 
 # The files the set-up scripts read; the scripts write node_modules/, target/ and client/dist in
 # the copy.
-COPIED=(scripts Cargo.lock client/static client/tools/package.json client/tools/package-lock.json
+COPIED=(scripts Cargo.lock client/static client/worker/src/entry.js client/tools/package.json
+    client/tools/package-lock.json
     tests/e2e/package.json tests/e2e/package-lock.json)
 
 # The wasm-bindgen version in Cargo.lock, read another way than lib.sh does.
@@ -169,14 +170,22 @@ expect_calls \
     "wasm-bindgen --target web * cargo-target/wasm32-unknown-unknown/wasm-release/client.wasm" \
     "wasm-opt -Oz *" \
     "esbuild * --minify *" \
+    "cargo build -p client-worker --profile wasm-worker --target wasm32-unknown-unknown" \
+    "wasm-bindgen --target web * cargo-target/wasm32-unknown-unknown/wasm-worker/client_worker.wasm" \
+    "wasm-opt -O3 *" \
+    "esbuild */worker-entry.js --bundle --minify *" \
     "cargo build --release -p signaling" \
     "signaling --static-dir repo/client/dist --addr 127.0.0.1:0"
 expect_output stdout "initial wasm + JS: * B gzipped, within its budget of 250000 B (*%)"
+expect_output stdout "worker wasm: * B gzipped, within its budget of 120000 B (*%)"
 expect_file repo/client/dist/index.html
 hash=$(sed -n 's|.*import init from "/client-\([0-9a-f]*\)\.js".*|\1|p' "$M/repo/client/dist/index.html" 2>/dev/null || true)
 expect_file "repo/client/dist/client-$hash.js"
 expect_file "repo/client/dist/client-${hash}_bg.wasm"
 expect_file "repo/client/dist/style-$hash.css"
+worker=$(sed -n 's|.*data-worker="/\(worker-[0-9a-f]*\)\.js".*|\1|p' "$M/repo/client/dist/index.html" 2>/dev/null || true)
+expect_file "repo/client/dist/${worker:-no-worker-in-index.html}.js"
+expect_file "repo/client/dist/${worker:-no-worker-in-index.html}_bg.wasm"
 cp "$M/log" "$TMP/first-calls"
 verdict "run.sh as a user with sudo: installs, builds the client, starts the relay, in order"
 
@@ -241,6 +250,7 @@ new_machine over-budget
 run_script REHEARSAL_WASM_BYTES=260000 scripts/build-client.sh
 expect_status 1
 expect_output stderr "error: initial wasm + JS: * B gzipped, over its budget of 250000 B by * B"
+expect_output stderr "error: worker wasm: * B gzipped, over its budget of 120000 B by * B"
 expect_output stderr "error: the client is over its size budget (see above) (step « Size budget *»)"
 verdict "a client over its size budget: build-client.sh (and so test.sh) fails"
 run_script REHEARSAL_WASM_BYTES=260000 scripts/run.sh

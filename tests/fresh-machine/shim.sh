@@ -94,6 +94,7 @@ cargo)
         for package in "${packages[@]}"; do
             case $package/$target in
             client/wasm32-unknown-unknown) printf '\0asm\1\0\0\0' >"$out/client.wasm" ;;
+            client-worker/wasm32-unknown-unknown) printf '\0asm\1\0\0\0' >"$out/client_worker.wasm" ;;
             signaling/ | engine/) install_tool "$out" "$package" ;;
             *) unsupported build -p "$package" --target "$target" ;;
             esac

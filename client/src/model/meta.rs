@@ -1,8 +1,12 @@
-//! The hot-seat Ultimate tic-tac-toe page as a model: the game and its undo stack, the keyboard
-//! focus, the last refusal and the new-game dialog.
+//! The Ultimate tic-tac-toe page as a model, hot-seat or against the computer: the game and its
+//! undo stack, the keyboard focus, the last refusal, the new-game dialog, and the computer
+//! ([`Computer`]: its turns, its level and side, and the hints). [`Model::update`] returns what
+//! the page must do.
 
+use super::computer::{Computer, Effect, Input, Side};
 use super::text;
 use super::NewGameDialog;
+use engine::ai::Level;
 use engine::meta::{Cell, Meta};
 use engine::{Direction, Game, Player, Table};
 
@@ -21,6 +25,14 @@ pub enum Event {
     ConfirmNewGame,
     /// « Reprendre la partie ».
     CancelNewGame,
+    /// Against the computer, its level: in the open dialog, else before the first move.
+    Level(Level),
+    /// Against the computer, the player's side: in the open dialog, else before the first move.
+    Side(Side),
+    /// « Suggérer un coup ».
+    Hint,
+    /// The worker or the timer reported.
+    Computer(Input),
 }
 
 /// The page's whole state.
@@ -33,6 +45,8 @@ pub struct Model {
     pub notice: Option<String>,
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
+    /// The computer: the opponent (computer mode) and the hints.
+    pub computer: Computer<Meta>,
 }
 
 impl Default for Model {
@@ -42,13 +56,23 @@ impl Default for Model {
 }
 
 impl Model {
-    /// A fresh game, the focus on the centre cell.
+    /// A fresh hot-seat game, the focus on the centre cell.
     pub fn new() -> Model {
+        Model::with(Computer::hints_only(0))
+    }
+
+    /// A fresh game against the computer (« Facile », the player Blue); `seed` varies the games.
+    pub fn against_computer(seed: u64) -> Model {
+        Model::with(Computer::against(Level::Easy, Side::Blue, seed))
+    }
+
+    fn with(computer: Computer<Meta>) -> Model {
         Model {
             table: Table::new(Meta::new()),
             focus: Cell::at(4, 4).expect("centre cell"),
             notice: None,
             dialog: None,
+            computer,
         }
     }
 
@@ -57,9 +81,19 @@ impl Model {
         self.table.game()
     }
 
+    /// The game with its history.
+    pub fn table(&self) -> &Table<Meta> {
+        &self.table
+    }
+
     /// True when « Annuler » does something.
     pub fn can_undo(&self) -> bool {
-        self.table.can_undo()
+        self.computer.can_undo(&self.table)
+    }
+
+    /// True while the settings may change on the page: before the first move.
+    pub fn settings_editable(&self) -> bool {
+        self.table.is_untouched()
     }
 
     /// Who played last: the colour of the undo button.
@@ -69,24 +103,31 @@ impl Model {
             .map(|_| self.game().to_move().opponent())
     }
 
-    /// Handles one event.
-    pub fn update(&mut self, event: Event) {
+    /// Handles one event; says what the page must do.
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Activate(cell) => {
                 self.focus = cell;
+                if self.computer.plays(self.game()) {
+                    self.notice = Some(self.computer.busy());
+                    return Vec::new();
+                }
                 let required = self.game().required_board();
-                self.notice = self
-                    .table
-                    .play(cell)
-                    .err()
-                    .map(|e| text::meta_refusal(e, required));
+                match self.table.play(cell) {
+                    Ok(()) => {
+                        self.notice = None;
+                        return self.computer.settle(&self.table);
+                    }
+                    Err(e) => self.notice = Some(text::meta_refusal(e, required)),
+                }
             }
             Event::Arrow(d) => self.focus = self.focus.toward(d),
             Event::Undo => {
                 self.notice = None;
-                self.table.undo();
+                return self.computer.undo(&mut self.table);
             }
             Event::AskNewGame => {
+                self.computer.open_draft();
                 self.dialog = Some(NewGameDialog {
                     limit_text: String::new(),
                     error: None,
@@ -96,10 +137,32 @@ impl Model {
                 if self.dialog.take().is_some() {
                     self.table.reset(Meta::new());
                     self.notice = None;
+                    self.computer.start();
+                    return self.computer.settle(&self.table);
                 }
             }
-            Event::CancelNewGame => self.dialog = None,
+            Event::CancelNewGame => {
+                self.dialog = None;
+                self.computer.draft = None;
+            }
+            Event::Level(level) => return self.setting(Some(level), None),
+            Event::Side(side) => return self.setting(None, Some(side)),
+            Event::Hint => return self.computer.ask_hint(&self.table),
+            Event::Computer(input) => return self.computer.input(&mut self.table, input),
         }
+        Vec::new()
+    }
+
+    /// A level or side: in the open dialog, or on the page before the first move.
+    fn setting(&mut self, level: Option<Level>, side: Option<Side>) -> Vec<Effect> {
+        if let Some((l, s)) = self.computer.draft.as_mut() {
+            *l = level.unwrap_or(*l);
+            *s = side.unwrap_or(*s);
+        } else if self.settings_editable() {
+            self.computer.set(level, side);
+            return self.computer.settle(&self.table);
+        }
+        Vec::new()
     }
 
     /// The hint: whose turn and where to play, or the result.
@@ -108,16 +171,40 @@ impl Model {
         if let Some(o) = g.outcome() {
             return text::result(o, 0);
         }
-        let who = text::player_name(g.to_move());
+        if self.computer.plays(g) {
+            return text::computer_status(self.computer.failed);
+        }
+        let human = self.computer.human();
+        let who = text::turn_of(g.to_move(), human);
+        let told = match (human, g.last_move()) {
+            (Some(_), Some(c)) => format!("L'ordinateur a joué {c}. "),
+            _ => String::new(),
+        };
         match g.required_board() {
             Some(b) => format!(
-                "Au tour de {who} : jouez dans la grille {}.",
+                "{told}{who} : jouez dans la grille {}.",
                 text::board_place(b)
             ),
             None => format!(
-                "Au tour de {who} : choix libre, jouez dans n'importe quelle grille bordée de vert."
+                "{told}{who} : choix libre, jouez dans n'importe quelle grille bordée de vert."
             ),
         }
+    }
+
+    /// The player card titles: « Bleu · croix », or with « vous » and « ordinateur (Facile) ».
+    pub fn player_title(&self, p: Player) -> String {
+        let mark = match p {
+            Player::Blue => " · croix",
+            Player::Red => " · rond",
+        };
+        text::player_title(p, self.computer.opponent, mark)
+    }
+
+    /// The hint in words, or why there is none.
+    pub fn hint_text(&self) -> Option<String> {
+        text::hint(&self.computer, |c| {
+            format!("jouer en {c} (grille {})", text::board_place(c.board()))
+        })
     }
 }
 

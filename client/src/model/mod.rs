@@ -2,6 +2,7 @@
 //! (selection, focus, notices, dialogs), changed by events. The components only render these
 //! models and turn clicks and keys into events; every rule decision comes from the engine.
 
+pub mod computer;
 pub mod meta;
 pub mod morris;
 pub mod room;

@@ -1,11 +1,15 @@
-//! The hot-seat Nine Men's Morris page as a model: the game and its undo stack, the selected
-//! piece, the keyboard focus, the last refusal, the turn-limit setting and the new-game dialog.
+//! The Nine Men's Morris page as a model, hot-seat or against the computer: the game and its
+//! undo stack, the selected piece, the keyboard focus, the last refusal, the settings (turn
+//! limit; level and side against the computer), the new-game dialog, and the computer
+//! ([`Computer`]: its turns and the hints). [`Model::update`] returns what the page must do.
 
+use super::computer::{Computer, Effect, Input, Side};
 use super::selection::{self, Click};
 use super::text;
 use super::NewGameDialog;
+use engine::ai::Level;
 use engine::morris::{Morris, Phase, Point, Points};
-use engine::{Direction, Game, Table};
+use engine::{Direction, Game, Player, Table};
 
 /// What the player did.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +30,14 @@ pub enum Event {
     CancelNewGame,
     /// The turn-limit setting under the rules (applies before the first move only).
     Limit(String),
+    /// Against the computer, its level: in the open dialog, else before the first move.
+    Level(Level),
+    /// Against the computer, the player's side: in the open dialog, else before the first move.
+    Side(Side),
+    /// « Suggérer un coup ».
+    Hint,
+    /// The worker or the timer reported.
+    Computer(Input),
 }
 
 /// The page's whole state.
@@ -44,6 +56,8 @@ pub struct Model {
     pub limit_error: Option<String>,
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
+    /// The computer: the opponent (computer mode) and the hints.
+    pub computer: Computer<Morris>,
 }
 
 impl Default for Model {
@@ -53,8 +67,17 @@ impl Default for Model {
 }
 
 impl Model {
-    /// A fresh game with the default limit.
+    /// A fresh hot-seat game with the default limit.
     pub fn new() -> Model {
+        Model::with(Computer::hints_only(0))
+    }
+
+    /// A fresh game against the computer (« Facile », the player Blue); `seed` varies the games.
+    pub fn against_computer(seed: u64) -> Model {
+        Model::with(Computer::against(Level::Easy, Side::Blue, seed))
+    }
+
+    fn with(computer: Computer<Morris>) -> Model {
         let game = Morris::new();
         Model {
             limit_text: game.max_turns().to_string(),
@@ -64,6 +87,7 @@ impl Model {
             notice: None,
             limit_error: None,
             dialog: None,
+            computer,
         }
     }
 
@@ -72,12 +96,17 @@ impl Model {
         self.table.game()
     }
 
-    /// True when « Annuler » does something.
-    pub fn can_undo(&self) -> bool {
-        self.selected.is_some() || self.table.can_undo()
+    /// The game with its history.
+    pub fn table(&self) -> &Table<Morris> {
+        &self.table
     }
 
-    /// True while the turn limit may be set under the rules: before the first move.
+    /// True when « Annuler » does something.
+    pub fn can_undo(&self) -> bool {
+        self.selected.is_some() || self.computer.can_undo(&self.table)
+    }
+
+    /// True while the settings under the rules may change: before the first move.
     pub fn limit_editable(&self) -> bool {
         self.table.is_untouched()
     }
@@ -88,21 +117,22 @@ impl Model {
             .map_or(Points::EMPTY, |p| self.game().destinations(p))
     }
 
-    /// Handles one event.
-    pub fn update(&mut self, event: Event) {
+    /// Handles one event; says what the page must do.
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Activate(p) => {
                 self.focus = p;
-                self.activate(p);
+                return self.activate(p);
             }
             Event::Arrow(d) => self.focus = self.focus.toward(d),
             Event::Undo => {
                 self.notice = None;
                 if self.selected.take().is_none() {
-                    self.table.undo();
+                    return self.computer.undo(&mut self.table);
                 }
             }
             Event::AskNewGame => {
+                self.computer.open_draft();
                 self.dialog = Some(NewGameDialog {
                     limit_text: self.game().max_turns().to_string(),
                     error: None,
@@ -116,7 +146,7 @@ impl Model {
             }
             Event::ConfirmNewGame => {
                 let Some(dialog) = self.dialog.as_mut() else {
-                    return;
+                    return Vec::new();
                 };
                 match parse_limit(&dialog.limit_text) {
                     Ok(game) => {
@@ -126,32 +156,66 @@ impl Model {
                         self.selected = None;
                         self.notice = None;
                         self.dialog = None;
+                        self.computer.start();
+                        return self.computer.settle(&self.table);
                     }
                     Err(e) => dialog.error = Some(e),
                 }
             }
-            Event::CancelNewGame => self.dialog = None,
+            Event::CancelNewGame => {
+                self.dialog = None;
+                self.computer.draft = None;
+            }
             Event::Limit(text) => {
                 if !self.limit_editable() {
-                    return;
+                    return Vec::new();
                 }
-                match parse_limit(&text) {
+                self.limit_text = text;
+                match parse_limit(&self.limit_text) {
                     Ok(game) => {
                         self.table.reset(game);
                         self.limit_error = None;
+                        return self.computer.settle(&self.table);
                     }
                     Err(e) => self.limit_error = Some(e),
                 }
-                self.limit_text = text;
             }
+            Event::Level(level) => return self.setting(Some(level), None),
+            Event::Side(side) => return self.setting(None, Some(side)),
+            Event::Hint => return self.computer.ask_hint(&self.table),
+            Event::Computer(input) => return self.computer.input(&mut self.table, input),
         }
+        Vec::new()
     }
 
-    fn activate(&mut self, p: Point) {
+    /// A level or side: in the open dialog, or on the page before the first move.
+    fn setting(&mut self, level: Option<Level>, side: Option<Side>) -> Vec<Effect> {
+        if let Some((l, s)) = self.computer.draft.as_mut() {
+            *l = level.unwrap_or(*l);
+            *s = side.unwrap_or(*s);
+        } else if self.limit_editable() {
+            self.computer.set(level, side);
+            return self.computer.settle(&self.table);
+        }
+        Vec::new()
+    }
+
+    fn activate(&mut self, p: Point) -> Vec<Effect> {
+        if self.computer.plays(self.game()) {
+            self.notice = Some(self.computer.busy());
+            return Vec::new();
+        }
+        let mut effects = Vec::new();
         self.notice = match selection::click(self.game(), self.selected, p) {
             Click::Play(action) => match self.table.play(action) {
                 Ok(()) => {
                     self.selected = None;
+                    // A hint whose first step was just played still shows its capture.
+                    let hint = self.computer.hint.filter(|h| h.step() == action);
+                    effects = self.computer.settle(&self.table);
+                    if self.game().phase() == Phase::Capture {
+                        self.computer.hint = hint;
+                    }
                     None
                 }
                 Err(e) => Some(text::morris_refusal(e)),
@@ -166,28 +230,55 @@ impl Model {
             }
             Click::Refuse(why) => Some(why),
         };
+        effects
     }
 
     /// The line under the board: whose turn and what to do, or the result.
     pub fn status(&self) -> String {
         let g = self.game();
         let me = g.to_move();
-        match (g.outcome(), g.phase()) {
-            (Some(o), _) => text::result(o, g.max_turns()),
-            (None, Phase::Capture) => format!(
+        let human = self.computer.human();
+        if let Some(o) = g.outcome() {
+            return text::result(o, g.max_turns());
+        }
+        if self.computer.plays(g) {
+            return match g.phase() {
+                Phase::Capture => format!(
+                    "L'ordinateur a formé un moulin : il capture un pion {}.",
+                    text::colour(me.opponent())
+                ),
+                _ => text::computer_status(self.computer.failed),
+            };
+        }
+        let who = text::turn_of(me, human);
+        let told = match (human, g.phase(), g.last_turn()) {
+            (Some(_), Phase::Play, Some(t)) => format!("L'ordinateur a joué {t}. "),
+            _ => String::new(),
+        };
+        match g.phase() {
+            Phase::Capture if human.is_some() => format!(
+                "Vous avez formé un moulin : choisissez un pion {} à capturer.",
+                text::colour(me.opponent())
+            ),
+            Phase::Capture => format!(
                 "{} a formé un moulin : choisissez un pion {} à capturer.",
                 text::player_name(me),
                 text::colour(me.opponent())
             ),
-            (None, _) if g.is_placing() => {
-                format!("Au tour de {} : posez un pion.", text::player_name(me))
-            }
-            (None, _) if g.can_fly() => format!(
-                "Au tour de {} : déplacez un pion (saut permis).",
-                text::player_name(me)
-            ),
-            (None, _) => format!("Au tour de {} : déplacez un pion.", text::player_name(me)),
+            _ if g.is_placing() => format!("{told}{who} : posez un pion."),
+            _ if g.can_fly() => format!("{told}{who} : déplacez un pion (saut permis)."),
+            _ => format!("{told}{who} : déplacez un pion."),
         }
+    }
+
+    /// The player card titles: « Bleu », or « Bleu · vous » and « Rouge · ordinateur (Facile) ».
+    pub fn player_title(&self, p: Player) -> String {
+        text::player_title(p, self.computer.opponent, "")
+    }
+
+    /// The hint in words, or why there is none.
+    pub fn hint_text(&self) -> Option<String> {
+        text::hint(&self.computer, text::morris_turn)
     }
 }
 

@@ -1,8 +1,9 @@
 //! The French wording of the interface: names, labels, refusals and results.
 
+use super::computer::{Computer, Opponent, Purpose, Rules};
 use engine::meta::SmallBoard;
-use engine::morris::{Morris, Stage};
-use engine::{Illegal, Outcome, Player, Reason};
+use engine::morris::{Morris, Stage, Turn};
+use engine::{Game, Illegal, Outcome, Player, Reason};
 
 /// « Bleu » or « Rouge ».
 pub fn player_name(p: Player) -> &'static str {
@@ -133,6 +134,65 @@ pub fn small_board(s: SmallBoard) -> &'static str {
         SmallBoard::Won(Player::Blue) => "gagnée par Bleu",
         SmallBoard::Won(Player::Red) => "gagnée par Rouge",
         SmallBoard::Drawn => "nulle",
+    }
+}
+
+/// The status while the computer plays, or why it could not.
+pub fn computer_status(failed: Option<Purpose>) -> String {
+    match failed {
+        Some(Purpose::Move) => COMPUTER_FAILED,
+        _ => "L'ordinateur réfléchit…",
+    }
+    .to_string()
+}
+
+/// Why the computer did not play.
+pub const COMPUTER_FAILED: &str = "L'ordinateur n'a pas pu jouer (son moteur ne s'est pas chargé) : annulez votre dernier tour ou commencez une nouvelle partie.";
+
+/// Who is to move, to start the status line: « Au tour de Bleu », or « À vous (Bleu) » against
+/// the computer.
+pub fn turn_of(p: Player, human: Option<Player>) -> String {
+    match human {
+        None => format!("Au tour de {}", player_name(p)),
+        Some(_) => format!("À vous ({})", player_name(p)),
+    }
+}
+
+/// A player card's title: « Bleu », or « Bleu · vous » and « Rouge · ordinateur (Moyen) »
+/// against the computer; `mark` follows the colour (« · croix »).
+pub fn player_title(p: Player, opponent: Option<Opponent>, mark: &str) -> String {
+    let name = player_name(p);
+    match opponent {
+        None => format!("{name}{mark}"),
+        Some(o) if o.human == p => format!("{name}{mark} · vous"),
+        Some(o) => format!("{name}{mark} · ordinateur ({})", o.level.spec().label),
+    }
+}
+
+/// A Morris turn in words: « poser en d6 », « déplacer a7 vers d7, puis capturer g1 ».
+pub fn morris_turn(t: Turn) -> String {
+    let mut s = match t.from {
+        None => format!("poser en {}", t.to),
+        Some(from) => format!("déplacer {from} vers {}", t.to),
+    };
+    if let Some(c) = t.capture {
+        s.push_str(&format!(", puis capturer {c}"));
+    }
+    s
+}
+
+/// The line under « Suggérer un coup »: searching, the suggestion in words, or the failure.
+pub fn hint<G: Rules>(
+    c: &Computer<G>,
+    words: impl Fn(<G as Game>::Turn) -> String,
+) -> Option<String> {
+    if c.hinting() {
+        return Some("Recherche d'un coup…".to_string());
+    }
+    match (c.hint, c.failed) {
+        (Some(h), _) => Some(format!("Suggestion : {}.", words(h))),
+        (None, Some(Purpose::Hint)) => Some("La suggestion n'a pas pu être calculée.".to_string()),
+        _ => None,
     }
 }
 

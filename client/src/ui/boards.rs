@@ -1,10 +1,11 @@
-//! The two boards as SVG components: they draw a game state and report clicks and keys; the
-//! pages (hot-seat now, remote next) decide what a click means.
+//! The two boards as SVG components: they draw a game state (with the last move and a hint) and
+//! report clicks and keys; the pages (hot-seat, against the computer, remote) decide what a
+//! click means.
 
 use super::common::piece_label;
 use crate::model::text;
 use engine::meta::{Cell, Meta, SmallBoard};
-use engine::morris::{links, Morris, Phase, Point, Points};
+use engine::morris::{links, Morris, Phase, Point, Points, Turn};
 use engine::Player;
 use yew::prelude::*;
 
@@ -28,6 +29,12 @@ pub struct MorrisBoardProps {
     /// The game was ended outside its rules (resignation, agreed draw…): show no move hints.
     #[prop_or_default]
     pub frozen: bool,
+    /// The suggested turn, framed: its origin, destination and capture.
+    #[prop_or_default]
+    pub hint: Option<Turn>,
+    /// The computer is playing: the board takes no input.
+    #[prop_or_default]
+    pub busy: bool,
 }
 
 /// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
@@ -42,6 +49,7 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
         g.capturable()
     };
     let last = g.last_turn();
+    let hint = props.hint;
     let lines = links().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
         html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
@@ -52,13 +60,14 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
                 destination={destinations.contains(p)} capturable={capturable.contains(p)}
                 last_to={last.is_some_and(|t| t.to == p)} last_from={last.is_some_and(|t| t.from == Some(p))}
                 taken={last.is_some_and(|t| t.capture == Some(p))} focused={props.focus == p}
+                hint={hint.map_or(0, |t| u8::from(t.from == Some(p)) | u8::from(t.to == p) << 1 | u8::from(t.capture == Some(p)) << 2)}
                 on_activate={props.on_activate.clone()} />
         }
     });
 
     html! {
         <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
-            viewBox="0 0 700 700" role="group"
+            viewBox="0 0 700 700" role="group" aria-busy={props.busy.then_some("true")}
             aria-label="Plateau du moulin : flèches pour se déplacer, Entrée ou Espace pour jouer"
             onkeydown={props.on_key.clone()}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
@@ -82,6 +91,8 @@ struct MorrisPointProps {
     /// The last turn captured here.
     taken: bool,
     focused: bool,
+    /// The hint's origin (bit 0), destination (bit 1) or capture (bit 2).
+    hint: u8,
     on_activate: Callback<Point>,
 }
 
@@ -104,6 +115,9 @@ fn MorrisPoint(props: &MorrisPointProps) -> Html {
         (props.capturable, ", peut être capturé"),
         (props.last_to, ", dernier coup"),
         (was_taken, ", pion capturé au dernier coup"),
+        (props.hint & 1 != 0, ", suggestion : départ"),
+        (props.hint & 2 != 0, ", suggestion : arrivée"),
+        (props.hint & 4 != 0, ", suggestion : à capturer"),
     ] {
         if on {
             label.push_str(text);
@@ -141,6 +155,12 @@ fn MorrisPoint(props: &MorrisPointProps) -> Html {
             if props.selected { <circle class="select-ring" cx={xs.clone()} cy={ys.clone()} r="37" /> }
             if props.last_to {
                 <rect class="last-frame" x={(x - 40).to_string()} y={(y - 40).to_string()} width="80" height="80" rx="10" />
+            }
+            if props.hint & 3 != 0 {
+                <rect class={classes!("hint-frame", (props.hint & 1 != 0).then_some("from"))} x={(x - 45).to_string()} y={(y - 45).to_string()} width="90" height="90" rx="45" />
+            }
+            if props.hint & 4 != 0 {
+                <path class="hint-capture" d={format!("M{} {}l40 40m0 -40l-40 40", x - 20, y - 20)} />
             }
         </g>
     }
@@ -189,6 +209,8 @@ struct MetaCellProps {
     /// The state of the cell's small board.
     board: SmallBoard,
     focused: bool,
+    /// The suggested move.
+    hinted: bool,
     on_activate: Callback<Cell>,
 }
 
@@ -213,6 +235,9 @@ fn MetaCell(props: &MetaCellProps) -> Html {
     if props.last {
         label.push_str(", dernier coup");
     }
+    if props.hinted {
+        label.push_str(", suggestion");
+    }
     let onclick = props.on_activate.reform(move |_: MouseEvent| c);
     let closed = props.board.is_closed();
     let dim = if closed { "dim" } else { "" };
@@ -226,6 +251,9 @@ fn MetaCell(props: &MetaCellProps) -> Html {
             if let Some(p) = piece { { mark(p, x, y, CELL, dim) } }
             if props.last {
                 <rect class="last-frame" x={(x + 6).to_string()} y={(y + 6).to_string()} width={(CELL - 12).to_string()} height={(CELL - 12).to_string()} rx="10" />
+            }
+            if props.hinted {
+                <rect class="hint-frame" x={(x + 2).to_string()} y={(y + 2).to_string()} width={(CELL - 4).to_string()} height={(CELL - 4).to_string()} rx="14" />
             }
         </g>
     }
@@ -243,6 +271,12 @@ pub struct MetaBoardProps {
     /// The game was ended outside its rules (resignation, agreed draw…): show no move hints.
     #[prop_or_default]
     pub frozen: bool,
+    /// The suggested move, framed.
+    #[prop_or_default]
+    pub hint: Option<Cell>,
+    /// The computer is playing: the board takes no input.
+    #[prop_or_default]
+    pub busy: bool,
 }
 
 /// The Ultimate tic-tac-toe board: cells with `data-cell` / `data-piece`, playable boards, closed
@@ -294,12 +328,13 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
         html! {
             <MetaCell cell={c} piece={g.piece_at(c)} last={g.last_move() == Some(c)}
                 board={g.small_board(c.board())} focused={props.focus == c}
-                on_activate={props.on_activate.clone()} />
+                hinted={props.hint == Some(c)} on_activate={props.on_activate.clone()} />
         }
     });
 
     html! {
         <svg ref={props.node.clone()} class="board meta-board" viewBox="0 0 948 948" role="group"
+            aria-busy={props.busy.then_some("true")}
             aria-label="Plateau du Méta Morpion : flèches pour se déplacer, Entrée ou Espace pour jouer"
             onkeydown={props.on_key.clone()}>
             { for boards }

@@ -32,6 +32,11 @@ pub fn random<const N: usize>() -> Option<[u8; N]> {
     Some(buf)
 }
 
+/// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
+pub fn seed() -> u64 {
+    random::<8>().map_or(0, u64::from_le_bytes)
+}
+
 fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }

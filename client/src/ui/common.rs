@@ -1,10 +1,15 @@
 //! Pieces shared by both game pages: links, player cards, the action bar, the result banner, the
-//! new-game dialog and the keyboard handling of a board.
+//! new-game dialog, the computer's settings, the keyboard handling of a board and the running of
+//! a page model's effects.
 
-use super::{navigate, PageModel, Route, Store};
+use super::computer::Runner;
+use super::{navigate, PageModel, Route};
+use crate::model::computer::{Effect, Input};
 use crate::model::text;
 use crate::model::NewGameDialog;
 use engine::{Direction, Player};
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -111,13 +116,19 @@ pub struct ActionsProps {
     /// The colour of the undo button, when it follows the last mover.
     #[prop_or_default]
     pub undo_colour: Option<Player>,
+    /// « Suggérer un coup », when it can ask now.
+    pub can_hint: bool,
+    pub on_hint: Callback<()>,
+    /// The line under the buttons: the search, the suggestion or why there is none.
+    pub hint: Option<String>,
 }
 
-/// « Annuler » and « Nouvelle partie ».
+/// « Annuler », « Nouvelle partie » and « Suggérer un coup », with the suggestion.
 #[component]
 pub fn Actions(props: &ActionsProps) -> Html {
     let undo = props.on_undo.reform(|_: MouseEvent| ());
     let new = props.on_new.reform(|_: MouseEvent| ());
+    let hint = props.on_hint.reform(|_: MouseEvent| ());
     let undo_class = classes!(
         "button",
         props.undo_colour.map(|p| match p {
@@ -126,12 +137,17 @@ pub fn Actions(props: &ActionsProps) -> Html {
         })
     );
     html! {
-        <div class="actions">
-            <button type="button" class={undo_class} disabled={!props.can_undo} onclick={undo}>
-                { "Annuler" }
-            </button>
-            <button type="button" class="button secondary" onclick={new}>{ "Nouvelle partie" }</button>
-        </div>
+        <>
+            <div class="actions">
+                <button type="button" class={undo_class} disabled={!props.can_undo} onclick={undo}>
+                    { "Annuler" }
+                </button>
+                <button type="button" class="button secondary" onclick={new}>{ "Nouvelle partie" }</button>
+                <button type="button" class="button secondary hint-button" disabled={!props.can_hint}
+                    onclick={hint}>{ "Suggérer un coup" }</button>
+            </div>
+            <p class="hint-line" aria-live="polite">{ props.hint.clone().unwrap_or_default() }</p>
+        </>
     }
 }
 
@@ -172,6 +188,9 @@ pub struct DialogProps {
     pub on_limit: Callback<String>,
     pub on_confirm: Callback<()>,
     pub on_cancel: Callback<()>,
+    /// More settings (against the computer: its level and the player's side).
+    #[prop_or_default]
+    pub children: Html,
 }
 
 /// The « Nouvelle partie » confirmation. Escape or « Reprendre la partie » keeps the game.
@@ -208,6 +227,7 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
                 onsubmit={on_submit}>
                 <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
                 <p>{ "La partie en cours sera abandonnée." }</p>
+                { props.children.clone() }
                 if props.with_limit {
                     <LimitField value={props.dialog.limit_text.clone()}
                         invalid={props.dialog.error.is_some()} on_input={props.on_limit.clone()} />
@@ -285,11 +305,11 @@ pub trait BoardPage: PageModel {
     fn activate(focus: Self::Focus) -> Self::Event;
 }
 
-/// What a board page needs: its model store, a dispatcher, the board's node and its keydown
-/// handler; the DOM focus follows the model's focus while the board has it.
+/// What a board page needs: its model, a dispatcher, the board's node and its keydown handler;
+/// the DOM focus follows the model's focus while the board has it.
 pub struct BoardHandles<M: BoardPage> {
     /// The page's model.
-    pub store: UseReducerHandle<Store<M>>,
+    model: Rc<RefCell<M>>,
     /// Sends an event to the model.
     pub dispatch: Callback<M::Event>,
     /// The board's SVG element.
@@ -301,23 +321,55 @@ pub struct BoardHandles<M: BoardPage> {
     pub on_activate: Callback<M::Focus>,
 }
 
-/// Sets up a board page (see [`BoardHandles`]).
+impl<M: BoardPage> BoardHandles<M> {
+    /// The model, to render.
+    pub fn model(&self) -> Ref<'_, M> {
+        self.model.borrow()
+    }
+}
+
+/// Runs the effects waiting in `outbox` after each render; the computer's answers go to `report`.
+/// The worker starts with the first request and stops when the page goes.
 #[hook]
-pub fn use_board_page<M: BoardPage>() -> BoardHandles<M> {
-    let store = use_reducer(Store::<M>::default);
+fn use_effects(outbox: Rc<RefCell<Vec<Effect>>>, report: Callback<Input>) {
+    let runner = use_memo((), move |_| Runner::new(report));
+    {
+        let runner = runner.clone();
+        use_effect(move || {
+            let effects = std::mem::take(&mut *outbox.borrow_mut());
+            for e in effects {
+                runner.run(e);
+            }
+        });
+    }
+    use_effect_with((), move |_| move || runner.stop());
+}
+
+/// Sets up a board page (see [`BoardHandles`]) with the model `init` makes. An event updates the
+/// model in place and renders the page again; the model's effects run after the render (the
+/// computer's worker starts with the first request, and stops when the page goes).
+#[hook]
+pub fn use_board_page<M: BoardPage>(init: fn() -> M) -> BoardHandles<M> {
+    let model = use_mut_ref(init);
+    let outbox = use_mut_ref(Vec::new);
     let dispatch = {
-        let dispatcher = store.dispatcher();
+        let (model, outbox, render) = (model.clone(), outbox.clone(), use_force_update());
         (*use_memo((), move |_| {
-            Callback::from(move |e: M::Event| dispatcher.dispatch(e))
+            Callback::from(move |e: M::Event| {
+                let effects = model.borrow_mut().apply(e);
+                outbox.borrow_mut().extend(effects);
+                render.force_update();
+            })
         }))
         .clone()
     };
+    use_effects(outbox, dispatch.reform(M::computer));
     let on_activate = {
         let dispatch = dispatch.clone();
         (*use_memo((), move |_| dispatch.reform(M::activate))).clone()
     };
     let board = use_node_ref();
-    let focus = store.0.focus();
+    let focus = model.borrow().focus();
     {
         let board = board.clone();
         use_effect_with(focus, move |focus| {
@@ -337,7 +389,7 @@ pub fn use_board_page<M: BoardPage>() -> BoardHandles<M> {
         })
     };
     BoardHandles {
-        store,
+        model,
         dispatch,
         board,
         on_key,

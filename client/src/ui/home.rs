@@ -22,6 +22,9 @@ pub fn Home(props: &HomeProps) -> Html {
                     <Link to={route} go={props.go.clone()} class="button">
                         { "Deux joueurs sur cet appareil" }
                     </Link>
+                    <Link to={Route::Computer(kind)} go={props.go.clone()} class="button secondary">
+                        { "Contre l'ordinateur" }
+                    </Link>
                     <Link to={Route::Lobby(kind)} go={props.go.clone()} class="button secondary">
                         { "Jouer à distance" }
                     </Link>
@@ -58,7 +61,7 @@ pub fn Home(props: &HomeProps) -> Html {
     html! {
         <main class="page home">
             <h1>{ "Jouer à deux, sans compte ni serveur de jeu" }</h1>
-            <p class="lead">{ "Choisissez un jeu : à deux sur cet appareil, ou à distance avec un ami, directement d'un navigateur à l'autre." }</p>
+            <p class="lead">{ "Choisissez un jeu : à deux sur cet appareil, contre l'ordinateur, ou à distance avec un ami, directement d'un navigateur à l'autre." }</p>
             <div class="cards">
                 { card(Route::Morris, GameKind::Morris, "Jeu du moulin",
                     "Le moulin à neuf pions : posez, déplacez, formez des moulins et capturez.", morris_art) }

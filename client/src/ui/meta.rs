@@ -1,10 +1,11 @@
-//! The Ultimate tic-tac-toe page: the SVG board of nine small boards, the players, the hint, the
-//! actions and the rules.
+//! The Ultimate tic-tac-toe page, hot-seat or against the computer: the SVG board of nine small
+//! boards, the players, the hint, the actions and the rules (with the level and side against the
+//! computer), laid out by [`game_page`].
 
 use super::boards::MetaBoard;
-use super::common::{
-    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, PlayerCard, Status,
-};
+use super::common::{use_board_page, BoardHandles, BoardPage};
+use super::page::{game_page, Hooks, Parts};
+use super::{browser, GamePageProps};
 use crate::model::meta::{Event, Model};
 use crate::model::text;
 use engine::meta::Cell;
@@ -27,58 +28,77 @@ impl BoardPage for Model {
     }
 }
 
+fn against_computer() -> Model {
+    Model::against_computer(browser::seed())
+}
+
 #[component]
-pub fn MetaPage() -> Html {
+pub fn MetaPage(props: &GamePageProps) -> Html {
+    let handles = use_board_page::<Model>(if props.computer {
+        against_computer
+    } else {
+        Model::new
+    });
+    let model = handles.model();
+    let m = &*model;
     let BoardHandles {
-        store,
         dispatch,
-        board: board_ref,
+        board,
         on_key,
         on_activate,
-    } = use_board_page::<Model>();
-    let m = &store.0;
+        ..
+    } = &handles;
     let g = m.game();
+    let c = &m.computer;
     let playing = g.outcome().is_none();
-    let me = g.to_move();
-    let won = |p: Player| text::boards_won(g.boards_won(p));
+    let card = |p: Player| {
+        (
+            m.player_title(p),
+            text::boards_won(g.boards_won(p)),
+            playing && g.to_move() == p,
+        )
+    };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-
-    html! {
-        <main class="page game meta">
-            <h1>{ "Méta Morpion" }<span class="mode">{ " · deux joueurs sur cet appareil" }</span></h1>
-            <div class="layout">
-                <section class="board-column" aria-label="Partie">
-                    <div class="players">
-                        <PlayerCard player={Player::Blue} active={playing && me == Player::Blue}
-                            title="Bleu · croix" detail={won(Player::Blue)} />
-                        <PlayerCard player={Player::Red} active={playing && me == Player::Red}
-                            title="Rouge · rond" detail={won(Player::Red)} />
-                    </div>
-                    <Status result={g.outcome().map(|o| o.winner)} text={m.status()}
-                        notice={m.notice.clone().map(AttrValue::from)} />
-                    <div class="board-scroll">
-                        <MetaBoard game={*g} focus={m.focus}
-                            {on_activate} on_key={on_key}
-                            node={board_ref} />
-                    </div>
-                    <Actions can_undo={m.can_undo()} on_undo={to_dispatch(Event::Undo)}
-                        on_new={to_dispatch(Event::AskNewGame)} undo_colour={m.last_mover()} />
-                    <p class="progress">{ format!("Coup {} sur 81 au plus", g.moves()) }</p>
-                </section>
-                <aside class="rules" aria-labelledby="rules-title">
-                    <h2 id="rules-title">{ "Règles" }</h2>
-                    <p>{ "Neuf petites grilles de morpion forment une grande grille. Bleu (croix) commence où il veut ; Rouge (rond) suit." }</p>
-                    <p>{ "La case jouée dans une petite grille envoie l'adversaire dans la grille placée au même endroit de la grande : jouer en haut à droite d'une grille l'envoie dans la grille en haut à droite." }</p>
-                    <p>{ "Trois symboles alignés gagnent une petite grille ; une grille pleine sans alignement est nulle et ne compte pour personne. Une grille gagnée ou pleine est fermée : si l'on y est envoyé, on choisit librement parmi les grilles ouvertes (bordées de vert)." }</p>
-                    <p>{ "Trois petites grilles gagnées alignées gagnent la partie. Si toutes les grilles sont fermées sans alignement, la partie est nulle." }</p>
-                </aside>
-            </div>
-            if let Some(dialog) = &m.dialog {
-                <ConfirmNewGame dialog={dialog.clone()} with_limit=false
-                    on_limit={Callback::noop()}
-                    on_confirm={to_dispatch(Event::ConfirmNewGame)}
-                    on_cancel={to_dispatch(Event::CancelNewGame)} />
-            }
-        </main>
-    }
+    let editable = m.settings_editable();
+    game_page(Parts {
+        name: "Méta Morpion",
+        class: "meta",
+        hooks: Hooks::of(m.table(), c),
+        computer: props.computer,
+        cards: [card(Player::Blue), card(Player::Red)],
+        result: g.outcome().map(|o| o.winner),
+        status: m.status(),
+        notice: m.notice.clone(),
+        board: html! {
+            <MetaBoard game={*g} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint}
+                busy={c.plays(g)} node={board.clone()} />
+        },
+        can_undo: m.can_undo(),
+        undo_colour: m.last_mover(),
+        can_hint: c.can_hint(g),
+        hint: m.hint_text(),
+        on_undo: to_dispatch(Event::Undo),
+        on_new: to_dispatch(Event::AskNewGame),
+        on_hint: to_dispatch(Event::Hint),
+        progress: format!("Coup {} sur 81 au plus", g.moves()),
+        rules: html! {
+            <>
+                <p>{ "Neuf petites grilles de morpion forment une grande grille. Bleu (croix) commence où il veut ; Rouge (rond) suit." }</p>
+                <p>{ "La case jouée dans une petite grille envoie l'adversaire dans la grille placée au même endroit de la grande : jouer en haut à droite d'une grille l'envoie dans la grille en haut à droite." }</p>
+                <p>{ "Trois symboles alignés gagnent une petite grille ; une grille pleine sans alignement est nulle et ne compte pour personne. Une grille gagnée ou pleine est fermée : si l'on y est envoyé, on choisit librement parmi les grilles ouvertes (bordées de vert)." }</p>
+                <p>{ "Trois petites grilles gagnées alignées gagnent la partie. Si toutes les grilles sont fermées sans alignement, la partie est nulle." }</p>
+            </>
+        },
+        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        draft: c.draft,
+        on_level: dispatch.reform(Event::Level),
+        on_side: dispatch.reform(Event::Side),
+        settings: Html::default(),
+        locked: c.opponent.is_some() && !editable,
+        dialog: m.dialog.clone(),
+        with_limit: false,
+        on_dialog_limit: Callback::noop(),
+        on_confirm: to_dispatch(Event::ConfirmNewGame),
+        on_cancel: to_dispatch(Event::CancelNewGame),
+    })
 }

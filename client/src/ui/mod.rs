@@ -4,14 +4,16 @@
 mod boards;
 mod browser;
 mod common;
+mod computer;
 mod home;
 mod lobby;
 mod meta;
 mod morris;
+mod page;
 mod room;
 
+use crate::model::computer::{Effect, Input};
 use engine::GameKind;
-use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -25,6 +27,8 @@ pub enum Route {
     Morris,
     /// `/meta-morpion`: Ultimate tic-tac-toe, hot-seat.
     Meta,
+    /// `/moulin/ordinateur`, `/meta-morpion/ordinateur`: against the computer.
+    Computer(GameKind),
     /// `/moulin/distance`, `/meta-morpion/distance`: create a room or join one with a code.
     Lobby(GameKind),
     /// `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (the invitation is in the
@@ -41,6 +45,8 @@ impl Route {
             "" => Route::Home,
             "/moulin" => Route::Morris,
             "/meta-morpion" => Route::Meta,
+            "/moulin/ordinateur" => Route::Computer(GameKind::Morris),
+            "/meta-morpion/ordinateur" => Route::Computer(GameKind::Meta),
             "/moulin/distance" => Route::Lobby(GameKind::Morris),
             "/meta-morpion/distance" => Route::Lobby(GameKind::Meta),
             "/moulin/salon" => Route::Room(GameKind::Morris),
@@ -55,6 +61,8 @@ impl Route {
             Route::Home | Route::NotFound => "/",
             Route::Morris => "/moulin",
             Route::Meta => "/meta-morpion",
+            Route::Computer(GameKind::Morris) => "/moulin/ordinateur",
+            Route::Computer(GameKind::Meta) => "/meta-morpion/ordinateur",
             Route::Lobby(GameKind::Morris) => "/moulin/distance",
             Route::Lobby(GameKind::Meta) => "/meta-morpion/distance",
             Route::Room(GameKind::Morris) => "/moulin/salon",
@@ -68,6 +76,8 @@ impl Route {
             Route::Home | Route::NotFound => "Moulin et Méta Morpion — jouer à deux",
             Route::Morris => "Jeu du moulin — deux joueurs",
             Route::Meta => "Méta Morpion — deux joueurs",
+            Route::Computer(GameKind::Morris) => "Jeu du moulin — contre l'ordinateur",
+            Route::Computer(GameKind::Meta) => "Méta Morpion — contre l'ordinateur",
             Route::Lobby(GameKind::Morris) | Route::Room(GameKind::Morris) => {
                 "Jeu du moulin — à distance"
             }
@@ -78,38 +88,41 @@ impl Route {
     }
 }
 
-/// A model the reducer can drive.
-pub trait PageModel: Clone + PartialEq + Default + 'static {
+/// A game page: hot-seat, or against the computer.
+#[derive(Properties, PartialEq)]
+pub struct GamePageProps {
+    /// Against the computer.
+    #[prop_or_default]
+    pub computer: bool,
+}
+
+/// A page's model, as [`common::use_board_page`] drives it.
+pub trait PageModel: 'static {
     /// The events it takes.
     type Event;
-    /// Applies one event.
-    fn apply(&mut self, event: Self::Event);
+    /// Applies one event; what the page must do.
+    fn apply(&mut self, event: Self::Event) -> Vec<Effect>;
+    /// The event of a report from the computer's worker or timer.
+    fn computer(input: Input) -> Self::Event;
 }
 
 impl PageModel for crate::model::morris::Model {
     type Event = crate::model::morris::Event;
-    fn apply(&mut self, event: Self::Event) {
+    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
         self.update(event)
+    }
+    fn computer(input: Input) -> Self::Event {
+        Self::Event::Computer(input)
     }
 }
 
 impl PageModel for crate::model::meta::Model {
     type Event = crate::model::meta::Event;
-    fn apply(&mut self, event: Self::Event) {
+    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
         self.update(event)
     }
-}
-
-/// Wraps a page model as a Yew reducer: each event yields a new model.
-#[derive(Clone, PartialEq, Default)]
-pub struct Store<M>(pub M);
-
-impl<M: PageModel> Reducible for Store<M> {
-    type Action = M::Event;
-    fn reduce(self: Rc<Self>, action: M::Event) -> Rc<Self> {
-        let mut model = self.0.clone();
-        model.apply(action);
-        Rc::new(Store(model))
+    fn computer(input: Input) -> Self::Event {
+        Self::Event::Computer(input)
     }
 }
 
@@ -176,8 +189,15 @@ fn App() -> Html {
     }
     let page = match *route {
         Route::Home => html! { <home::Home go={go.clone()} /> },
-        Route::Morris => html! { <morris::MorrisPage /> },
-        Route::Meta => html! { <meta::MetaPage /> },
+        // Keyed: the hot-seat page and the computer's have a model each.
+        Route::Morris => html! { <morris::MorrisPage key="hot-seat" /> },
+        Route::Meta => html! { <meta::MetaPage key="hot-seat" /> },
+        Route::Computer(GameKind::Morris) => {
+            html! { <morris::MorrisPage key="computer" computer=true /> }
+        }
+        Route::Computer(GameKind::Meta) => {
+            html! { <meta::MetaPage key="computer" computer=true /> }
+        }
         Route::Lobby(kind) => html! { <lobby::Lobby {kind} go={go.clone()} /> },
         // Keyed by the URL so that opening another invitation builds a new room.
         Route::Room(kind) => {

@@ -1,11 +1,11 @@
-//! The Nine Men's Morris page: the SVG board, the players, the status, the actions and the rules
-//! with the turn-limit setting.
+//! The Nine Men's Morris page, hot-seat or against the computer: the SVG board, the players, the
+//! status, the actions and the rules with the settings (turn limit; level and side against the
+//! computer), laid out by [`game_page`].
 
 use super::boards::MorrisBoard;
-use super::common::{
-    use_board_page, Actions, BoardHandles, BoardPage, ConfirmNewGame, LimitField, PlayerCard,
-    Status,
-};
+use super::common::{use_board_page, BoardHandles, BoardPage, LimitField};
+use super::page::{game_page, Hooks, Parts};
+use super::{browser, GamePageProps};
 use crate::model::morris::{Event, Model};
 use crate::model::text;
 use engine::morris::Point;
@@ -28,66 +28,85 @@ impl BoardPage for Model {
     }
 }
 
+fn against_computer() -> Model {
+    Model::against_computer(browser::seed())
+}
+
 #[component]
-pub fn MorrisPage() -> Html {
+pub fn MorrisPage(props: &GamePageProps) -> Html {
+    let handles = use_board_page::<Model>(if props.computer {
+        against_computer
+    } else {
+        Model::new
+    });
+    let model = handles.model();
+    let m = &*model;
     let BoardHandles {
-        store,
         dispatch,
-        board: board_ref,
+        board,
         on_key,
         on_activate,
-    } = use_board_page::<Model>();
-    let m = &store.0;
+        ..
+    } = &handles;
     let g = m.game();
-    let me = g.to_move();
-
-    let detail = |p: Player| text::morris_player(g, p);
+    let c = &m.computer;
     let playing = g.outcome().is_none();
+    let card = |p: Player| {
+        (
+            m.player_title(p),
+            text::morris_player(g, p),
+            playing && g.to_move() == p,
+        )
+    };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-
-    html! {
-        <main class="page game morris">
-            <h1>{ "Jeu du moulin" }<span class="mode">{ " · deux joueurs sur cet appareil" }</span></h1>
-            <div class="layout">
-                <section class="board-column" aria-label="Partie">
-                    <div class="players">
-                        <PlayerCard player={Player::Blue} active={playing && me == Player::Blue}
-                            title="Bleu" detail={detail(Player::Blue)} />
-                        <PlayerCard player={Player::Red} active={playing && me == Player::Red}
-                            title="Rouge" detail={detail(Player::Red)} />
-                    </div>
-                    <Status result={g.outcome().map(|o| o.winner)} text={m.status()}
-                        notice={m.notice.clone().map(AttrValue::from)} />
-                    <div class="board-scroll">
-                        <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}
-                            {on_activate} on_key={on_key}
-                            node={board_ref} />
-                    </div>
-                    <Actions can_undo={m.can_undo()} on_undo={to_dispatch(Event::Undo)}
-                        on_new={to_dispatch(Event::AskNewGame)} />
-                    <p class="progress">{ format!("Tour {} sur {}", g.turns(), g.max_turns()) }</p>
-                </section>
-                <aside class="rules" aria-labelledby="rules-title">
-                    <h2 id="rules-title">{ "Règles" }</h2>
-                    <p>{ "Chaque joueur a neuf pions. Bleu commence. Tant que sa réserve n'est pas vide, on pose un pion sur un point libre. Quand les deux réserves sont vides, on déplace un pion vers un point voisin libre, le long d'une ligne." }</p>
-                    <p>{ "Trois pions alignés sur une ligne forment un moulin : le joueur capture alors un pion adverse, un seul même pour deux moulins à la fois. Les pions adverses dans un moulin sont protégés, sauf si tous le sont. Ouvrir un moulin puis le refermer permet une nouvelle capture." }</p>
-                    <p>{ "Une fois la pose terminée, un joueur réduit à trois pions peut sauter vers n'importe quel point libre." }</p>
-                    <p>{ "On perd avec moins de trois pions (réserve comprise) ou si l'on ne peut plus bouger. La partie est nulle à la troisième répétition d'une même position, ou à la limite de tours : chaque pose ou déplacement compte pour un tour, capture comprise." }</p>
-                    <LimitField value={m.limit_text.clone()} disabled={!m.limit_editable()}
-                        invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
-                    if let Some(e) = &m.limit_error {
-                        <p class="notice" role="alert">{ e.clone() }</p>
-                    } else if !m.limit_editable() {
-                        <p class="hint">{ "Modifiable avant le premier coup ou dans « Nouvelle partie »." }</p>
-                    }
-                </aside>
-            </div>
-            if let Some(dialog) = &m.dialog {
-                <ConfirmNewGame dialog={dialog.clone()} with_limit=true
-                    on_limit={dispatch.reform(Event::DialogLimit)}
-                    on_confirm={to_dispatch(Event::ConfirmNewGame)}
-                    on_cancel={to_dispatch(Event::CancelNewGame)} />
-            }
-        </main>
-    }
+    let editable = m.limit_editable();
+    game_page(Parts {
+        name: "Jeu du moulin",
+        class: "morris",
+        hooks: Hooks::of(m.table(), c),
+        computer: props.computer,
+        cards: [card(Player::Blue), card(Player::Red)],
+        result: g.outcome().map(|o| o.winner),
+        status: m.status(),
+        notice: m.notice.clone(),
+        board: html! {
+            <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}
+                on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint} busy={c.plays(g)} node={board.clone()} />
+        },
+        can_undo: m.can_undo(),
+        undo_colour: None,
+        can_hint: c.can_hint(g),
+        hint: m.hint_text(),
+        on_undo: to_dispatch(Event::Undo),
+        on_new: to_dispatch(Event::AskNewGame),
+        on_hint: to_dispatch(Event::Hint),
+        progress: format!("Tour {} sur {}", g.turns(), g.max_turns()),
+        rules: html! {
+            <>
+                <p>{ "Chaque joueur a neuf pions. Bleu commence. Tant que sa réserve n'est pas vide, on pose un pion sur un point libre. Quand les deux réserves sont vides, on déplace un pion vers un point voisin libre, le long d'une ligne." }</p>
+                <p>{ "Trois pions alignés sur une ligne forment un moulin : le joueur capture alors un pion adverse, un seul même pour deux moulins à la fois. Les pions adverses dans un moulin sont protégés, sauf si tous le sont. Ouvrir un moulin puis le refermer permet une nouvelle capture." }</p>
+                <p>{ "Une fois la pose terminée, un joueur réduit à trois pions peut sauter vers n'importe quel point libre." }</p>
+                <p>{ "On perd avec moins de trois pions (réserve comprise) ou si l'on ne peut plus bouger. La partie est nulle à la troisième répétition d'une même position, ou à la limite de tours : chaque pose ou déplacement compte pour un tour, capture comprise." }</p>
+            </>
+        },
+        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        draft: c.draft,
+        on_level: dispatch.reform(Event::Level),
+        on_side: dispatch.reform(Event::Side),
+        settings: html! {
+            <>
+                <LimitField value={m.limit_text.clone()} disabled={!editable}
+                    invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
+                if let Some(e) = &m.limit_error {
+                    <p class="notice" role="alert">{ e.clone() }</p>
+                }
+            </>
+        },
+        locked: !editable && m.limit_error.is_none(),
+        dialog: m.dialog.clone(),
+        with_limit: true,
+        on_dialog_limit: dispatch.reform(Event::DialogLimit),
+        on_confirm: to_dispatch(Event::ConfirmNewGame),
+        on_cancel: to_dispatch(Event::CancelNewGame),
+    })
 }

@@ -1,0 +1,173 @@
+//! The layout both game pages share, hot-seat or against the computer: title, players, status,
+//! board, actions with the hint, progress, rules with the settings, and the new-game dialog.
+//! One function for both games, so that the page's code is in the bundle once.
+
+use super::common::{Actions, ConfirmNewGame, PlayerCard, Status};
+use crate::model::computer::{Computer, Figures, Rules, Side};
+use crate::model::NewGameDialog;
+use engine::ai::Level;
+use engine::{Player, Table};
+use yew::prelude::*;
+
+/// The end-to-end hooks on `<main>`: the game's record, whether the computer thinks, the hint
+/// and the last search's figures.
+pub struct Hooks {
+    thinking: bool,
+    turns: usize,
+    record: String,
+    hint: Option<String>,
+    human: Option<Player>,
+    figures: Option<Figures>,
+}
+
+impl Hooks {
+    /// The hooks of a game and its computer.
+    pub fn of<G: Rules>(table: &Table<G>, c: &Computer<G>) -> Hooks {
+        Hooks {
+            thinking: c.thinking(),
+            turns: table.turns().len(),
+            record: table.record(),
+            hint: c.hint.map(|t| t.to_string()),
+            human: c.human(),
+            figures: c.figures,
+        }
+    }
+}
+
+/// A player card: title, detail, and whether it is their turn.
+pub type Card = (String, String, bool);
+
+/// Everything a game page shows.
+pub struct Parts {
+    /// « Jeu du moulin », « Méta Morpion ».
+    pub name: &'static str,
+    /// The page's class: `morris` or `meta`.
+    pub class: &'static str,
+    pub hooks: Hooks,
+    pub computer: bool,
+    /// Blue's card, then Red's.
+    pub cards: [Card; 2],
+    /// `None` while the game is played, else the winner (`None` for a draw).
+    pub result: Option<Option<Player>>,
+    pub status: String,
+    pub notice: Option<String>,
+    pub board: Html,
+    pub can_undo: bool,
+    pub undo_colour: Option<Player>,
+    pub can_hint: bool,
+    pub hint: Option<String>,
+    pub on_undo: Callback<()>,
+    pub on_new: Callback<()>,
+    pub on_hint: Callback<()>,
+    pub progress: String,
+    /// The rules' paragraphs.
+    pub rules: Html,
+    /// Against the computer: its level, the player's side, and whether they may change now.
+    pub choices: Option<(Level, Side, bool)>,
+    /// The level and side chosen in the open dialog.
+    pub draft: Option<(Level, Side)>,
+    pub on_level: Callback<Level>,
+    pub on_side: Callback<Side>,
+    /// More settings under the rules (Morris: the turn limit).
+    pub settings: Html,
+    /// The settings are locked until « Nouvelle partie »: says so.
+    pub locked: bool,
+    /// The open « Nouvelle partie » confirmation.
+    pub dialog: Option<NewGameDialog>,
+    /// The turn-limit field in the dialog (Morris).
+    pub with_limit: bool,
+    pub on_dialog_limit: Callback<String>,
+    pub on_confirm: Callback<()>,
+    pub on_cancel: Callback<()>,
+}
+
+/// The page.
+#[inline(never)]
+pub fn game_page(p: Parts) -> Html {
+    let h = p.hooks;
+    let card = |i: usize, player: Player| {
+        let (title, detail, active) = p.cards[i].clone();
+        html! { <PlayerCard {player} {active} {title} {detail} /> }
+    };
+    let choices = |name, (level, side), disabled| {
+        choices(name, level, side, disabled, &p.on_level, &p.on_side)
+    };
+    let mode = if p.computer {
+        " · contre l'ordinateur"
+    } else {
+        " · deux joueurs sur cet appareil"
+    };
+    html! {
+        <main class={classes!("page", "game", p.class)} data-thinking={h.thinking.to_string()}
+            data-turns={h.turns.to_string()} data-record={h.record} data-hint={h.hint}
+            data-human={h.human.map(|h| h.index().to_string())}
+            data-figures={h.figures.map(|f| format!("{} {} {}", f.nodes, f.search_ms, f.reply_ms))}>
+            <h1>{ p.name }<span class="mode">{ mode }</span></h1>
+            <div class="layout">
+                <section class="board-column" aria-label="Partie">
+                    <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div>
+                    <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
+                    <div class="board-scroll">{ p.board }</div>
+                    <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new}
+                        undo_colour={p.undo_colour} can_hint={p.can_hint} on_hint={p.on_hint}
+                        hint={p.hint} />
+                    <p class="progress">{ p.progress }</p>
+                </section>
+                <aside class="rules" aria-labelledby="rules-title">
+                    <h2 id="rules-title">{ "Règles" }</h2>
+                    { p.rules }
+                    if let Some((level, side, editable)) = p.choices {
+                        { choices("page", (level, side), !editable) }
+                    }
+                    { p.settings }
+                    if p.locked {
+                        <p class="hint">{ "Modifiable avant le premier coup ou dans « Nouvelle partie »." }</p>
+                    }
+                </aside>
+            </div>
+            if let Some(dialog) = p.dialog {
+                <ConfirmNewGame {dialog} with_limit={p.with_limit} on_limit={p.on_dialog_limit}
+                    on_confirm={p.on_confirm} on_cancel={p.on_cancel}>
+                    if let Some(draft) = p.draft { { choices("dialog", draft, false) } }
+                </ConfirmNewGame>
+            }
+        </main>
+    }
+}
+
+/// The computer's level and the player's side, as two groups of radio buttons; `name` names the
+/// groups (the page's and the dialog's are distinct).
+#[inline(never)]
+fn choices(
+    name: &str,
+    level: Level,
+    side: Side,
+    disabled: bool,
+    on_level: &Callback<Level>,
+    on_side: &Callback<Side>,
+) -> Html {
+    let levels = Level::ALL.map(|l| {
+        html! {
+            <label><input type="radio" name={format!("{name}-level")} checked={l == level}
+                onchange={on_level.reform(move |_: Event| l)} />{ l.spec().label }</label>
+        }
+    });
+    let sides = Side::ALL.map(|s| {
+        html! {
+            <label><input type="radio" name={format!("{name}-side")} checked={s == side}
+                onchange={on_side.reform(move |_: Event| s)} />{ s.label() }</label>
+        }
+    });
+    html! {
+        <>
+            <fieldset class="choices" {disabled}>
+                <legend>{ "Niveau de l'ordinateur" }</legend>
+                { for levels }
+            </fieldset>
+            <fieldset class="choices" {disabled}>
+                <legend>{ "Votre camp" }</legend>
+                { for sides }
+            </fieldset>
+        </>
+    }
+}
