@@ -62,6 +62,14 @@ export function engineReplay(game, record, maxTurns) {
   return JSON.parse(execFileSync(ENGINE_BIN, args, { input: record }).toString());
 }
 
+/** Runs `engine ai GAME` on a record: the turn the engine plays there (its last line). */
+export function engineAi(game, record, { level = 1, seed = 1, maxTurns } = {}) {
+  const args = ['ai', game, '--level', String(level), '--seed', String(seed),
+    ...(maxTurns ? ['--max-turns', String(maxTurns)] : [])];
+  const out = execFileSync(ENGINE_BIN, args, { input: record, stdio: ['pipe', 'pipe', 'ignore'] });
+  return out.toString().trim().split('\n').pop();
+}
+
 // A Morris game won by Blue on pieces: placements, captures, a move, a red flight, a last capture.
 export const MORRIS_GAME = 'd5 g1 c3 g7 c4 a4 c5xa4 a1 e5xg7 d1xd5 d5xa1 a1xd5 d5xa1 a1xc4 c4xg1 g1xc3 '
   + 'c3xa1 a1xc4 d5-d6 d1-f6 d6-d5xf6';

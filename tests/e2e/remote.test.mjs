@@ -3,8 +3,8 @@
 // an invite link, a reload during a pending capture, undo declined then accepted, a rematch
 // that alternates the first player, the exported transcript checked by `engine verify`, a join
 // by short code, a relay restart mid-game, a copied tab refused by the relay and a fork caught by
-// the sessions, the error pages (malformed link, other
-// game, full room, expired room), screenshots, and the
+// the sessions, the error pages (malformed link, other game, full room, expired room), no hint
+// button, screenshots, and the
 // figures: navigation → data channel open, and move → opponent's board updated.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +55,10 @@ test('a complete Morris game through an invite link: reload, undo declined and a
 
   await join(guest, host, link);
   assert.equal(await guest.locator('main').getAttribute('data-seat'), 'invité');
+  // Never a hint in a remote game (nor the computer's worker).
+  for (const p of [host, guest]) {
+    assert.equal(await p.getByRole('button', { name: 'Suggérer un coup' }).count(), 0);
+  }
   await host.waitForFunction(() => document.title.startsWith('À vous · '));
   assert.equal(await guest.title(), 'Jeu du moulin — à distance');
   await watchBoard(host);
