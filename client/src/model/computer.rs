@@ -32,8 +32,10 @@ use engine::morris::{Action, Morris, Phase, Turn};
 use engine::table::{Playable, Table};
 use engine::{Game, GameKind, Player};
 
-/// « Fort »'s time per turn in the browser, in milliseconds; a hint is « Fort »'s turn.
-pub const STRONG_MS: u32 = 1000;
+/// « Fort »'s search time per turn in the browser, in milliseconds; a hint is « Fort »'s turn.
+/// Under a second so that the reply, which reaches the page a few ms to some 50 ms after the
+/// search stops (more under load), still comes within the second (docs/ai.md).
+pub const STRONG_MS: u32 = 900;
 
 /// How long the computer's Morris place or move shows before its capture lands, in ms.
 pub const CAPTURE_DELAY_MS: u32 = 600;
