@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 # Size budgets in bytes of gzip -9 output; 1 KB = 1000 B.
-BUNDLE_BUDGET_BYTES=250000 # the page's initial wasm + JS
+BUNDLE_BUDGET_BYTES=250000 # a page's initial wasm + JS: each of the two bundles
 WORKER_BUDGET_BYTES=120000 # the computer's worker: its wasm
 
 over_budget=fail
@@ -25,64 +25,77 @@ ensure_wasm_target
 ensure_wasm_bindgen
 ensure_node_modules "$ROOT/client/tools"
 
-step "Building the client (release, wasm32)"
-cargo build -p client --profile wasm-release --target wasm32-unknown-unknown
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name client \
-    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/client.wasm"
-# The features rustc enables by default for wasm32 today; wasm-opt must accept them.
-"$ROOT/client/tools/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$work/client_bg.wasm" -o "$work/client_bg.opt.wasm"
-mv "$work/client_bg.opt.wasm" "$work/client_bg.wasm"
-# wasm-bindgen writes readable JavaScript: minified it is half the size. Bundled: with the
-# client's own snippet (ui/worker.js, which starts the computer's worker).
-"$ROOT/client/tools/node_modules/.bin/esbuild" "$work/client.js" --bundle --minify --format=esm \
-    --log-level=warning --outfile="$work/client.min.js"
-mv "$work/client.min.js" "$work/client.js"
+wasm_opt() { # wasm-opt LEVEL IN OUT, with the features rustc enables by default for wasm32 today
+    "$ROOT/client/tools/node_modules/.bin/wasm-opt" "$1" --strip-debug --strip-producers \
+        --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals --enable-reference-types --enable-multivalue "$2" -o "$3"
+}
+
+# The site is two bundles of the client crate (docs/architecture.md, « Two bundles »): `client`
+# — home, hot-seat and computer pages (feature `local`) — and `remote` — lobby and room (feature
+# `remote`); index.html loads the one a page's path needs. Each: cargo → wasm-bindgen → wasm-opt
+# → esbuild, into $work/NAME.js and $work/NAME_bg.wasm.
+build_bundle() { # NAME FEATURE
+    step "Building the $1 bundle (release, wasm32, feature $2)"
+    cargo build -p client --profile wasm-release --target wasm32-unknown-unknown \
+        --no-default-features --features "$2"
+    wasm-bindgen --target web --no-typescript --out-dir "$work/$1" --out-name "$1" \
+        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-release/client.wasm"
+    wasm_opt -Oz "$work/$1/$1_bg.wasm" "$work/$1_bg.wasm"
+    # wasm-bindgen writes readable JavaScript: minified it is half the size. Bundled: with the
+    # client's own snippets (ui/worker.js, which starts the computer's worker).
+    "$ROOT/client/tools/node_modules/.bin/esbuild" "$work/$1/$1.js" --bundle --minify \
+        --format=esm --log-level=warning --outfile="$work/$1.js"
+}
+build_bundle client local
+build_bundle remote remote
 
 step "Building the computer's worker (release, wasm32)"
 cargo build -p client-worker --profile wasm-worker --target wasm32-unknown-unknown
 wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name client_worker \
     "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-worker/client_worker.wasm"
 # Tuned for speed, like its profile (Cargo.toml).
-"$ROOT/client/tools/node_modules/.bin/wasm-opt" -O3 --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$work/client_worker_bg.wasm" -o "$work/worker_bg.wasm"
+wasm_opt -O3 "$work/client_worker_bg.wasm" "$work/worker_bg.wasm"
 # One script: the page builds each worker from it in memory (no request once loaded).
 cp client/worker/src/entry.js "$work/worker-entry.js"
 "$ROOT/client/tools/node_modules/.bin/esbuild" "$work/worker-entry.js" --bundle --minify \
     --format=esm --log-level=warning --outfile="$work/worker.js"
 
-hash=$(cat "$work/client_bg.wasm" "$work/client.js" client/static/style.css | sha256sum | cut -c1-16)
-worker_hash=$(cat "$work/worker_bg.wasm" "$work/worker.js" | sha256sum | cut -c1-16)
+# Each file set named after its own content: a change to one bundle leaves the others cached.
+hashed() { cat "$@" | sha256sum | cut -c1-16; }
+declare -A name
+for b in client remote worker; do
+    name[$b]="$b-$(hashed "$work/${b}_bg.wasm" "$work/$b.js")"
+done
+style="style-$(hashed client/static/style.css)"
 dist="$ROOT/client/dist"
 rm -rf "$dist.new"
 mkdir -p "$dist.new"
-cp "$work/client.js" "$dist.new/client-$hash.js"
-cp "$work/client_bg.wasm" "$dist.new/client-${hash}_bg.wasm"
-cp client/static/style.css "$dist.new/style-$hash.css"
-cp "$work/worker.js" "$dist.new/worker-$worker_hash.js"
-cp "$work/worker_bg.wasm" "$dist.new/worker-${worker_hash}_bg.wasm"
-sed "s/{{HASH}}/$hash/g; s/{{WORKER_HASH}}/$worker_hash/g" client/static/index.html \
-    > "$dist.new/index.html"
+for b in client remote worker; do
+    cp "$work/$b.js" "$dist.new/${name[$b]}.js"
+    cp "$work/${b}_bg.wasm" "$dist.new/${name[$b]}_bg.wasm"
+done
+cp client/static/style.css "$dist.new/$style.css"
+sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{STYLE}}/$style/g; \
+    s/{{WORKER}}/${name[worker]}/g" client/static/index.html >"$dist.new/index.html"
 rm -rf "$dist"
 mv "$dist.new" "$dist"
 
 step "Size budget (gzip -9, 1 KB = 1000 B)"
-wasm="$dist/client-${hash}_bg.wasm"
-js="$dist/client-$hash.js"
-worker="$dist/worker-${worker_hash}_bg.wasm"
-printf 'client/dist: wasm %s B, js %s B, worker wasm %s B before compression\n' \
-    "$(wc -c < "$wasm")" "$(wc -c < "$js")" "$(wc -c < "$worker")"
-# One line per budgeted set of files; every budget is reported before failing.
+for b in client remote worker; do
+    printf 'client/dist: %s: wasm %s B, js %s B before compression\n' "$b" \
+        "$(wc -c <"$dist/${name[$b]}_bg.wasm")" "$(wc -c <"$dist/${name[$b]}.js")"
+done
+# One line per budgeted set of files; every budget is reported before failing. A page loads
+# one bundle: the budget is per bundle.
 over=""
-check_budget "initial wasm + JS" "$BUNDLE_BUDGET_BYTES" "$wasm" "$js" || over=1
-check_budget "worker wasm" "$WORKER_BUDGET_BYTES" "$worker" || over=1
+check_budget "home, hot-seat and computer pages' initial wasm + JS (client)" "$BUNDLE_BUDGET_BYTES" \
+    "$dist/${name[client]}_bg.wasm" "$dist/${name[client]}.js" || over=1
+check_budget "remote pages' initial wasm + JS (remote)" "$BUNDLE_BUDGET_BYTES" \
+    "$dist/${name[remote]}_bg.wasm" "$dist/${name[remote]}.js" || over=1
+check_budget "worker wasm" "$WORKER_BUDGET_BYTES" "$dist/${name[worker]}_bg.wasm" || over=1
 if [ -n "$over" ]; then
     [ "$over_budget" = warn ] || die "the client is over its size budget (see above)"
     printf 'warning: the client is over its size budget; scripts/test.sh fails on this\n' >&2

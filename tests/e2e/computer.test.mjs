@@ -490,6 +490,7 @@ test('figures: the worker\'s size, and its search speed against native (« Fort 
   const { worker, workerWasm } = await page.evaluate(() => document.body.dataset);
   const initial = [...new Set(requests)].filter((u) => /\/client-[0-9a-f]+(_bg\.wasm|\.js)$/.test(u));
   assert.equal(initial.length, 2, initial.join(' '));
+  assert.ok(!requests.some((u) => /\/remote-[0-9a-f]+/.test(u)), 'no remote bundle on a computer page');
   const initialBytes = initial.reduce((n, u) => n + size(u), 0);
   console.log(`figure: initial wasm + JS ${initialBytes} B gzipped; the worker's wasm ${size(workerWasm)} B, its script ${size(worker)} B gzipped`);
   assert.ok(size(workerWasm) <= 120000, 'the worker\'s wasm within 120 KB gzipped');

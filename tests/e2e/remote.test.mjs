@@ -224,6 +224,8 @@ test('join by code; malformed link, other game and full room get clear messages'
   const { link, code } = await createRoom(h.page, 'meta');
 
   // A bad code is refused in the lobby; the right one, typed loosely, joins.
+  const loaded = [];
+  g.page.on('request', (r) => loaded.push(new URL(r.url()).pathname));
   await g.page.goto(`${relay.url}/meta-morpion/distance`);
   const field = g.page.getByLabel('Code du salon');
   await field.fill('ABCD-EFGH');
@@ -236,6 +238,9 @@ test('join by code; malformed link, other game and full room get clear messages'
   await watchBoard(h.page);
   await watchBoard(g.page);
   await playTurn(h.page, g.page, ['[data-cell="40"]'], 'data-cell', 81, 'XO');
+  // The remote pages load the remote bundle only (docs/architecture.md, « Two bundles »).
+  const bundles = loaded.filter((p) => /^\/(client|remote|worker)-[0-9a-f]{16}/.test(p)).map((p) => p.slice(1, 7)).sort();
+  assert.deepEqual(bundles, ['remote', 'remote'], loaded.join(' '));
 
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
   // relay says the room is full.

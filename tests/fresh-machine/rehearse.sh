@@ -166,23 +166,38 @@ expect_calls \
     "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm" \
     "apt-get install -y -qq nodejs npm" \
     "npm ci --no-audit --no-fund --loglevel=error (in repo/client/tools)" \
-    "cargo build -p client --profile wasm-release --target wasm32-unknown-unknown" \
-    "wasm-bindgen --target web * cargo-target/wasm32-unknown-unknown/wasm-release/client.wasm" \
+    "cargo build -p client --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features local" \
+    "wasm-bindgen --target web * --out-name client cargo-target/wasm32-unknown-unknown/wasm-release/client.wasm" \
     "wasm-opt -Oz *" \
-    "esbuild * --minify *" \
+    "esbuild */client.js --bundle --minify *" \
+    "cargo build -p client --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features remote" \
+    "wasm-bindgen --target web * --out-name remote cargo-target/wasm32-unknown-unknown/wasm-release/client.wasm" \
+    "wasm-opt -Oz *" \
+    "esbuild */remote.js --bundle --minify *" \
     "cargo build -p client-worker --profile wasm-worker --target wasm32-unknown-unknown" \
     "wasm-bindgen --target web * cargo-target/wasm32-unknown-unknown/wasm-worker/client_worker.wasm" \
     "wasm-opt -O3 *" \
     "esbuild */worker-entry.js --bundle --minify *" \
     "cargo build --release -p signaling" \
     "signaling --static-dir repo/client/dist --addr 127.0.0.1:0"
-expect_output stdout "initial wasm + JS: * B gzipped, within its budget of 250000 B (*%)"
+expect_output stdout "home, hot-seat and computer pages' initial wasm + JS (client): * B gzipped, within its budget of 250000 B (*%)"
+expect_output stdout "remote pages' initial wasm + JS (remote): * B gzipped, within its budget of 250000 B (*%)"
 expect_output stdout "worker wasm: * B gzipped, within its budget of 120000 B (*%)"
 expect_file repo/client/dist/index.html
-hash=$(sed -n 's|.*import init from "/client-\([0-9a-f]*\)\.js".*|\1|p' "$M/repo/client/dist/index.html" 2>/dev/null || true)
-expect_file "repo/client/dist/client-$hash.js"
-expect_file "repo/client/dist/client-${hash}_bg.wasm"
-expect_file "repo/client/dist/style-$hash.css"
+# Every file index.html names is in client/dist.
+for named in $(grep -o '[a-z]*-[0-9a-f]\{16\}' "$M/repo/client/dist/index.html" 2>/dev/null | sort -u); do
+    case $named in
+    style-*) expect_file "repo/client/dist/$named.css" ;;
+    *)
+        expect_file "repo/client/dist/$named.js"
+        expect_file "repo/client/dist/${named}_bg.wasm"
+        ;;
+    esac
+done
+for bundle in client remote worker style; do
+    grep -q "\"/\{0,1\}$bundle-[0-9a-f]\{16\}" "$M/repo/client/dist/index.html" 2>/dev/null ||
+        PROBLEMS+=("index.html does not name the $bundle files")
+done
 worker=$(sed -n 's|.*data-worker="/\(worker-[0-9a-f]*\)\.js".*|\1|p' "$M/repo/client/dist/index.html" 2>/dev/null || true)
 expect_file "repo/client/dist/${worker:-no-worker-in-index.html}.js"
 expect_file "repo/client/dist/${worker:-no-worker-in-index.html}_bg.wasm"
@@ -249,7 +264,8 @@ verdict "a user without sudo: says root is needed, in which step"
 new_machine over-budget
 run_script REHEARSAL_WASM_BYTES=260000 scripts/build-client.sh
 expect_status 1
-expect_output stderr "error: initial wasm + JS: * B gzipped, over its budget of 250000 B by * B"
+expect_output stderr "error: home, hot-seat and computer pages' initial wasm + JS (client): * B gzipped, over its budget of 250000 B by * B"
+expect_output stderr "error: remote pages' initial wasm + JS (remote): * B gzipped, over its budget of 250000 B by * B"
 expect_output stderr "error: worker wasm: * B gzipped, over its budget of 120000 B by * B"
 expect_output stderr "error: the client is over its size budget (see above) (step « Size budget *»)"
 verdict "a client over its size budget: build-client.sh (and so test.sh) fails"

@@ -79,7 +79,8 @@ cargo)
             --profile) profile=$2; shift ;;
             --release) profile=release ;;
             --target) target=$2; shift ;;
-            -q) ;;
+            --features) shift ;;
+            -q | --no-default-features) ;;
             *) unsupported build "$@" ;;
             esac
             shift
@@ -122,6 +123,7 @@ wasm-bindgen)
         shift
     done
     [ -f "$input" ] || { echo "error: failed reading '$input'" >&2; exit 1; }
+    mkdir -p "$out_dir"
     # Random bytes do not compress: the gzipped size is about REHEARSAL_WASM_BYTES.
     { printf '\0asm\1\0\0\0'; head -c "${REHEARSAL_WASM_BYTES:-60000}" /dev/urandom; } \
         >"$out_dir/${out_name}_bg.wasm"

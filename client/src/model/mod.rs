@@ -5,6 +5,7 @@
 pub mod computer;
 pub mod meta;
 pub mod morris;
+#[cfg(feature = "remote")]
 pub mod room;
 pub mod selection;
 pub mod text;

@@ -2,8 +2,8 @@
 //! boards, the players, the hint, the actions and the rules (with the level and side against the
 //! computer), laid out by [`game_page`].
 
+use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MetaBoard;
-use super::common::{use_board_page, BoardHandles, BoardPage};
 use super::page::{game_page, Hooks, Parts};
 use super::{browser, GamePageProps};
 use crate::model::meta::{Event, Model};

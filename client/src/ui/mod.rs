@@ -1,18 +1,26 @@
 //! The Yew components: the app shell with its routes, the home page, and one page per game.
 //! Components render a model and dispatch events; they hold no rule.
 
+#[cfg(feature = "local")]
+mod board_page;
 mod boards;
 mod browser;
 mod common;
+#[cfg(feature = "local")]
 mod computer;
+#[cfg(feature = "local")]
 mod home;
+#[cfg(feature = "remote")]
 mod lobby;
+#[cfg(feature = "local")]
 mod meta;
+#[cfg(feature = "local")]
 mod morris;
+#[cfg(feature = "local")]
 mod page;
+#[cfg(feature = "remote")]
 mod room;
 
-use crate::model::computer::{Effect, Input};
 use engine::GameKind;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -53,6 +61,20 @@ impl Route {
             "/meta-morpion/salon" => Route::Room(GameKind::Meta),
             _ => Route::NotFound,
         }
+    }
+
+    /// The bundle that shows the route: the remote pages' (`remote`) or the others' (`local`).
+    /// `client/static/index.html` loads the one its path needs (`remote_paths` keeps the two
+    /// lists equal).
+    pub fn remote(self) -> bool {
+        matches!(self, Route::Lobby(_) | Route::Room(_))
+    }
+
+    /// True when this bundle shows the route; the other's routes are reached by loading the page.
+    pub fn here(self) -> bool {
+        const REMOTE: bool = cfg!(feature = "remote");
+        const LOCAL: bool = cfg!(feature = "local");
+        [LOCAL, REMOTE][usize::from(self.remote())]
     }
 
     /// The URL path of the route.
@@ -96,36 +118,6 @@ pub struct GamePageProps {
     pub computer: bool,
 }
 
-/// A page's model, as [`common::use_board_page`] drives it.
-pub trait PageModel: 'static {
-    /// The events it takes.
-    type Event;
-    /// Applies one event; what the page must do.
-    fn apply(&mut self, event: Self::Event) -> Vec<Effect>;
-    /// The event of a report from the computer's worker or timer.
-    fn computer(input: Input) -> Self::Event;
-}
-
-impl PageModel for crate::model::morris::Model {
-    type Event = crate::model::morris::Event;
-    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
-        self.update(event)
-    }
-    fn computer(input: Input) -> Self::Event {
-        Self::Event::Computer(input)
-    }
-}
-
-impl PageModel for crate::model::meta::Model {
-    type Event = crate::model::meta::Event;
-    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
-        self.update(event)
-    }
-    fn computer(input: Input) -> Self::Event {
-        Self::Event::Computer(input)
-    }
-}
-
 fn current_href() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
@@ -143,14 +135,22 @@ pub fn navigate(route: Route, set: &Callback<Route>) {
     navigate_with_fragment(route, "", set)
 }
 
-/// Goes to a route with a URL fragment (`#…`, may be empty) without reloading the page.
+/// Goes to a route with a URL fragment (`#…`, may be empty): without reloading the page when
+/// this bundle shows it, else by loading it.
 pub fn navigate_with_fragment(route: Route, fragment: &str, set: &Callback<Route>) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let url = if fragment.is_empty() {
-            route.path().to_string()
-        } else {
-            format!("{}#{fragment}", route.path())
-        };
+    let url = if fragment.is_empty() {
+        route.path().to_string()
+    } else {
+        format!("{}#{fragment}", route.path())
+    };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if !route.here() {
+        let _ = window.location().assign(&url);
+        return;
+    }
+    if let Ok(history) = window.history() {
         let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
     set.emit(route);
@@ -188,22 +188,36 @@ fn App() -> Html {
         });
     }
     let page = match *route {
+        // Reached only if index.html loaded the other bundle for this path.
+        r if !r.here() => html! {
+            <main class="page narrow">
+                <h1>{ "Chargement de la page" }</h1>
+                <p><a href={current_href()}>{ "Ouvrir cette page" }</a></p>
+            </main>
+        },
+        #[cfg(feature = "local")]
         Route::Home => html! { <home::Home go={go.clone()} /> },
         // Keyed: the hot-seat page and the computer's have a model each.
+        #[cfg(feature = "local")]
         Route::Morris => html! { <morris::MorrisPage key="hot-seat" /> },
+        #[cfg(feature = "local")]
         Route::Meta => html! { <meta::MetaPage key="hot-seat" /> },
+        #[cfg(feature = "local")]
         Route::Computer(GameKind::Morris) => {
             html! { <morris::MorrisPage key="computer" computer=true /> }
         }
+        #[cfg(feature = "local")]
         Route::Computer(GameKind::Meta) => {
             html! { <meta::MetaPage key="computer" computer=true /> }
         }
+        #[cfg(feature = "remote")]
         Route::Lobby(kind) => html! { <lobby::Lobby {kind} go={go.clone()} /> },
         // Keyed by the URL so that opening another invitation builds a new room.
+        #[cfg(feature = "remote")]
         Route::Room(kind) => {
             html! { <room::RoomPage key={current_href()} {kind} go={go.clone()} /> }
         }
-        Route::NotFound => html! {
+        _ => html! {
             <main class="page narrow">
                 <h1>{ "Page introuvable" }</h1>
                 <p>{ "Cette adresse ne correspond à aucune page du site." }</p>

@@ -2,8 +2,9 @@
 //! status, the actions and the rules with the settings (turn limit; level and side against the
 //! computer), laid out by [`game_page`].
 
+use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MorrisBoard;
-use super::common::{use_board_page, BoardHandles, BoardPage, LimitField};
+use super::common::LimitField;
 use super::page::{game_page, Hooks, Parts};
 use super::{browser, GamePageProps};
 use crate::model::morris::{Event, Model};

@@ -2,9 +2,10 @@
 //! unreadable saved seat, a browser without a secure random source.
 
 use super::super::lobby::game_name;
-use super::super::{browser, navigate_with_fragment, Route};
+use super::super::{navigate_with_fragment, Route};
 use super::old_storage_key;
 use super::parts::lobby_link;
+use super::web;
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -62,8 +63,8 @@ pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
             {
                 let key = key.clone();
                 let onclick = Callback::from(move |_: MouseEvent| {
-                    browser::forget_lasting(&key);
-                    browser::forget(old_storage_key(kind));
+                    web::forget_lasting(&key);
+                    web::forget(old_storage_key(kind));
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().reload();
                     }

@@ -5,6 +5,7 @@
 mod errors;
 mod parts;
 mod runner;
+mod web;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
@@ -51,7 +52,7 @@ pub fn seat_key(kind: GameKind, room: &str) -> String {
 
 /// Keeps the seat of a room in the browser's storage.
 pub fn keep_seat(kind: GameKind, room: &str, text: &str) {
-    browser::store_lasting(seat_prefix(kind), &seat_key(kind, room), text);
+    web::store_lasting(seat_prefix(kind), &seat_key(kind, room), text);
 }
 
 /// A room ready to run: the model, the way in for events, and the figure of the first meeting.
@@ -82,10 +83,10 @@ fn read_invite(kind: GameKind) -> Result<Invite, RoomError> {
 fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomError> {
     let room = invite.room_name();
     let key = seat_key(kind, &room);
-    let old = browser::stored(old_storage_key(kind))
+    let old = web::stored(old_storage_key(kind))
         .and_then(|t| Saved::from_text(&t).ok())
         .filter(|s| s.invite.room == invite.room);
-    let saved = match (browser::stored_lasting(&key), old) {
+    let saved = match (web::stored_lasting(&key), old) {
         (Some(t), _) => Some(Saved::from_text(&t).map_err(|_| RoomError::BadSave(key.clone()))?),
         (None, old) => old,
     };
@@ -97,7 +98,7 @@ fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomError> {
         }
     };
     keep_seat(kind, &room, &session.save_text());
-    browser::forget(old_storage_key(kind));
+    web::forget(old_storage_key(kind));
     let (inbox, receiver) = unbounded();
     Ok(Room {
         model: Rc::new(RefCell::new(RoomModel::new(session))),
@@ -130,7 +131,7 @@ enum Phase {
 /// The lock, the room once open, and why it could not open.
 #[derive(Default)]
 struct Guard {
-    lock: RefCell<Option<browser::Lock>>,
+    lock: RefCell<Option<web::Lock>>,
     room: RefCell<Option<Result<Rc<Room>, RoomError>>>,
 }
 
@@ -155,8 +156,8 @@ fn ask_lock(
 ) {
     let name = format!("moulin-room:{}", invite.room_name());
     let (g, invite) = (guard.clone(), invite.clone());
-    let lock = browser::lock(&name, take, move |news| match news {
-        browser::LockNews::Held => {
+    let lock = web::lock(&name, take, move |news| match news {
+        web::LockNews::Held => {
             let (g, invite, phase) = (g.clone(), invite.clone(), phase.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 if take {
@@ -171,8 +172,8 @@ fn ask_lock(
                 phase.set(Phase::Open);
             });
         }
-        browser::LockNews::Busy => phase.set(Phase::Elsewhere),
-        browser::LockNews::Taken => {
+        web::LockNews::Busy => phase.set(Phase::Elsewhere),
+        web::LockNews::Taken => {
             if let Some(Ok(room)) = g.room.borrow_mut().take() {
                 room.inbox.close_channel();
             }

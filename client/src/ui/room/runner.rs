@@ -4,6 +4,7 @@
 //! between events the page sleeps.
 
 use super::super::browser;
+use super::web;
 use crate::model::room::{Effect, Input, RoomModel};
 use client_net::{IceServer, Input as Net, Link, LinkEvent, PeerId};
 use engine::GameKind;
@@ -54,7 +55,7 @@ impl Runner {
     /// Runs until the page drops its end of the inbox.
     pub async fn run(mut self) {
         let room = self.model.borrow().session().invite().room_name();
-        browser::track_peer_connections();
+        web::track_peer_connections();
         // The relay's STUN/TURN list, asked at once (and again when old, before a socket); the
         // page works meanwhile (a socket waits for it, nothing else does).
         self.fetch_ice();
@@ -100,7 +101,7 @@ impl Runner {
                 // connections close.
                 Woken::Inbox(None) => {
                     drop(link);
-                    browser::close_peer_connections();
+                    web::close_peer_connections();
                     return;
                 }
                 Woken::Timer => Input::Net(Net::Wake),
@@ -115,7 +116,7 @@ impl Runner {
             connect_waiting |= self.carry(effects, from_peer, &mut link);
             if had_link && link.is_none() {
                 // matchbox leaves a dropped socket's WebRTC connection open.
-                browser::close_peer_connections();
+                web::close_peer_connections();
             }
             if connect_waiting {
                 if let Some((_, servers)) = self.ice.borrow().as_ref() {
@@ -135,7 +136,7 @@ impl Runner {
     fn fetch_ice(&self) {
         let (ice, outbox) = (self.ice.clone(), self.outbox.clone());
         spawn_local(async move {
-            let servers = browser::ice_servers().await;
+            let servers = web::ice_servers().await;
             *ice.borrow_mut() = Some((browser::now_ms(), servers));
             let _ = outbox.unbounded_send(Input::Net(Net::Wake));
         });
@@ -183,7 +184,7 @@ impl Runner {
                 Effect::Forget => {
                     self.later.borrow_mut().take();
                     let room = self.model.borrow().session().invite().room_name();
-                    browser::forget_lasting(&super::seat_key(self.kind, &room));
+                    web::forget_lasting(&super::seat_key(self.kind, &room));
                 }
                 Effect::Connect => {
                     *link = None;
@@ -207,7 +208,7 @@ impl Runner {
                     let room = self.model.borrow().session().invite().room_name();
                     let outbox = self.outbox.clone();
                     spawn_local(async move {
-                        let answer = browser::probe_room(&room).await;
+                        let answer = web::probe_room(&room).await;
                         let _ = outbox.unbounded_send(Input::Net(Net::Why(answer)));
                     });
                 }
@@ -219,7 +220,7 @@ impl Runner {
 
 /// A new socket to the room, its message loop running.
 fn connect(room: &str, ice: &[IceServer]) -> Link {
-    let (link, message_loop) = Link::connect(&browser::ws_url(room), ice);
+    let (link, message_loop) = Link::connect(&web::ws_url(room), ice);
     spawn_local(async move {
         let _ = message_loop.await;
     });

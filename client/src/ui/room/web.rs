@@ -1,0 +1,285 @@
+//! The browser services only the remote pages use: the tab's and the browser's storage of
+//! seats, a lock between tabs, the closing of WebRTC connections, and the relay's HTTP answers
+//! (`fetch`). They live apart from `ui::browser` so the other pages' bundle leaves them out.
+
+use super::super::browser::now_ms;
+use client_net::{IceServer, Refusal};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// The text stored under a key in this tab's storage.
+pub fn stored(key: &str) -> Option<String> {
+    session_storage()?.get_item(key).ok()?
+}
+
+/// Forgets a key of this tab's storage.
+pub fn forget(key: &str) {
+    if let Some(st) = session_storage() {
+        let _ = st.remove_item(key);
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// Saved seats kept in the browser at most; beyond, the least recently saved are forgotten.
+pub const MAX_SEATS: usize = 40;
+
+/// The text kept under a key of the browser's storage (shared by its tabs, kept when they
+/// close) by [`store_lasting`].
+pub fn stored_lasting(key: &str) -> Option<String> {
+    let value = local_storage()?.get_item(key).ok()??;
+    let (_, text) = value.split_once(' ')?;
+    Some(text.to_string())
+}
+
+/// Keeps text under a key of the browser's storage, with the time, and forgets the oldest keys
+/// of the same family (`prefix`) beyond [`MAX_SEATS`]. A full storage keeps the previous value.
+pub fn store_lasting(prefix: &str, key: &str, text: &str) {
+    let Some(st) = local_storage() else { return };
+    if st.set_item(key, &format!("{} {text}", now_ms())).is_err() {
+        return;
+    }
+    let len = st.length().unwrap_or(0);
+    let mut family: Vec<(u64, String)> = (0..len)
+        .filter_map(|i| st.key(i).ok().flatten())
+        .filter(|k| k.starts_with(prefix))
+        .filter_map(|k| {
+            let v = st.get_item(&k).ok()??;
+            let t = v.split(' ').next()?.parse().unwrap_or(0);
+            Some((t, k))
+        })
+        .collect();
+    if family.len() > MAX_SEATS {
+        family.sort();
+        for (_, k) in &family[..family.len() - MAX_SEATS] {
+            let _ = st.remove_item(k);
+        }
+    }
+}
+
+/// Forgets a key of the browser's storage.
+pub fn forget_lasting(key: &str) {
+    if let Some(st) = local_storage() {
+        let _ = st.remove_item(key);
+    }
+}
+
+/// What happened to a lock between this browser's tabs ([`lock`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockNews {
+    /// This tab holds it.
+    Held,
+    /// Another tab holds it.
+    Busy,
+    /// Another tab took it from this one.
+    Taken,
+}
+
+/// Holds a lock while it lives; dropping it lets the lock go.
+pub struct Lock {
+    release: std::rc::Rc<std::cell::RefCell<Option<js_sys::Function>>>,
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        if let Some(f) = self.release.borrow_mut().take() {
+            let _ = f.call0(&JsValue::UNDEFINED);
+        }
+    }
+}
+
+/// Asks for the lock `name` among this browser's tabs (Web Locks): if it is free — or at once
+/// with `take`, taking it from the tab that holds it — `news` hears [`LockNews::Held`], else
+/// [`LockNews::Busy`]; a tab whose lock is taken hears [`LockNews::Taken`]. A browser without
+/// Web Locks always says `Held`.
+pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
+    use js_sys::{Function, Object, Promise, Reflect};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    let release: Rc<RefCell<Option<Function>>> = Rc::default();
+    let news: Rc<dyn Fn(LockNews)> = Rc::new(news);
+    let locks = web_sys::window()
+        .map(|w| w.navigator())
+        .and_then(|n| Reflect::get(&n, &"locks".into()).ok())
+        .filter(|l| l.is_object());
+    let request = locks.as_ref().and_then(|l| {
+        Reflect::get(l, &"request".into())
+            .ok()?
+            .dyn_into::<Function>()
+            .ok()
+    });
+    let (Some(locks), Some(request)) = (locks, request) else {
+        news(LockNews::Held);
+        return Lock { release };
+    };
+    let options = Object::new();
+    let flag = if take { "steal" } else { "ifAvailable" };
+    let _ = Reflect::set(&options, &flag.into(), &JsValue::TRUE);
+    let granted = {
+        let (news, release) = (news.clone(), release.clone());
+        Closure::once_into_js(move |lock: JsValue| -> Promise {
+            if lock.is_null() {
+                news(LockNews::Busy);
+                return Promise::resolve(&JsValue::UNDEFINED);
+            }
+            news(LockNews::Held);
+            // Held until this promise settles: when the Lock is dropped, or the tab closes.
+            Promise::new(&mut |resolve, _| *release.borrow_mut() = Some(resolve))
+        })
+    };
+    let asked = request.call3(&locks, &name.into(), &options, &granted);
+    if let Ok(p) = asked.and_then(|p| p.dyn_into::<Promise>()) {
+        // The promise fails when another tab takes the lock (an `AbortError`).
+        let taken = Closure::once(move |_: JsValue| news(LockNews::Taken));
+        let _ = p.catch(&taken);
+        taken.forget();
+    }
+    Lock { release }
+}
+
+thread_local! {
+    /// The WebRTC connections this page opened since [`close_peer_connections`] last ran.
+    static PEER_CONNECTIONS: std::cell::RefCell<Option<js_sys::Array>> = const { std::cell::RefCell::new(None) };
+}
+
+/// From now on, notes every `RTCPeerConnection` the page opens, so that
+/// [`close_peer_connections`] can close those of a socket the page drops (matchbox leaves them
+/// open). Idempotent.
+pub fn track_peer_connections() {
+    use js_sys::{Array, Object, Proxy, Reflect};
+    use wasm_bindgen::closure::Closure;
+    if PEER_CONNECTIONS.with(|c| c.borrow().is_some()) {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(class) = Reflect::get(&window, &"RTCPeerConnection".into()) else {
+        return;
+    };
+    if !class.is_function() {
+        return;
+    }
+    let list = Array::new();
+    let construct = {
+        let list = list.clone();
+        Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
+            move |target: JsValue, args: JsValue, new_target: JsValue| {
+                let conn = Reflect::construct_with_new_target(
+                    target.unchecked_ref(),
+                    &Array::from(&args),
+                    new_target.unchecked_ref(),
+                )?;
+                list.push(&conn);
+                Ok(conn)
+            },
+        )
+    };
+    let handler = Object::new();
+    let _ = Reflect::set(&handler, &"construct".into(), construct.as_ref());
+    construct.forget();
+    let proxy = Proxy::new(&class, &handler);
+    if Reflect::set(&window, &"RTCPeerConnection".into(), &proxy).is_ok() {
+        PEER_CONNECTIONS.with(|c| *c.borrow_mut() = Some(list));
+    }
+}
+
+/// Closes every WebRTC connection opened since the last call (those of the socket just dropped).
+pub fn close_peer_connections() {
+    use js_sys::{Function, Reflect};
+    PEER_CONNECTIONS.with(|c| {
+        let Some(list) = c.borrow().as_ref().cloned() else {
+            return;
+        };
+        for conn in list.iter() {
+            if let Some(close) = Reflect::get(&conn, &"close".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+            {
+                let _ = close.call0(&conn);
+            }
+        }
+        list.set_length(0);
+    });
+}
+
+/// `ws(s)://<this host>/ws/<room>`.
+pub fn ws_url(room: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let host = location
+        .as_ref()
+        .and_then(|l| l.host().ok())
+        .unwrap_or_default();
+    let scheme = match location.and_then(|l| l.protocol().ok()).as_deref() {
+        Some("https:") => "wss",
+        _ => "ws",
+    };
+    format!("{scheme}://{host}/ws/{room}")
+}
+
+async fn fetch(url: &str) -> Option<web_sys::Response> {
+    let promise = web_sys::window()?.fetch_with_str(url);
+    JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+async fn text(resp: &web_sys::Response) -> String {
+    match resp.text() {
+        Ok(p) => JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+fn js_strings(v: &JsValue) -> Vec<String> {
+    if let Some(s) = v.as_string() {
+        return vec![s];
+    }
+    js_sys::Array::from(v)
+        .iter()
+        .filter_map(|x| x.as_string())
+        .collect()
+}
+
+/// The STUN/TURN servers the relay advertises (none when it says nothing usable).
+pub async fn ice_servers() -> Vec<IceServer> {
+    let Some(resp) = fetch("/ice-servers").await.filter(|r| r.ok()) else {
+        return Vec::new();
+    };
+    let Ok(json) = js_sys::JSON::parse(&text(&resp).await) else {
+        return Vec::new();
+    };
+    let list = js_sys::Reflect::get(&json, &"iceServers".into()).unwrap_or(JsValue::UNDEFINED);
+    if !js_sys::Array::is_array(&list) {
+        return Vec::new();
+    }
+    js_sys::Array::from(&list)
+        .iter()
+        .map(|s| {
+            let field = |name: &str| js_sys::Reflect::get(&s, &name.into()).ok();
+            IceServer {
+                urls: field("urls").map(|u| js_strings(&u)).unwrap_or_default(),
+                username: field("username").and_then(|u| u.as_string()),
+                credential: field("credential").and_then(|u| u.as_string()),
+            }
+        })
+        .filter(|s| !s.urls.is_empty())
+        .collect()
+}
+
+/// What the relay says of a room now (a browser cannot read the status of a refused websocket
+/// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer.
+pub async fn probe_room(room: &str) -> Result<Option<Refusal>, ()> {
+    let resp = fetch(&format!("/ws/{room}")).await.ok_or(())?;
+    let status = resp.status();
+    Ok(Refusal::from_answer(status, &text(&resp).await))
+}
