@@ -49,6 +49,11 @@ impl Player {
         self.start.elapsed().as_millis() as u64
     }
 
+    /// Whether the socket's message loop ended (`None`: no socket).
+    pub fn loop_finished(&self) -> Option<bool> {
+        self.message_loop.as_ref().map(|l| l.is_finished())
+    }
+
     /// The session.
     pub fn session(&self) -> &Session {
         self.driver.session()
