@@ -3,7 +3,7 @@
 
 use super::super::lobby::game_name;
 use super::super::{navigate_with_fragment, Route};
-use super::old_storage_key;
+use super::open::old_storage_key;
 use super::parts::lobby_link;
 use super::web;
 use engine::GameKind;

@@ -184,7 +184,7 @@ impl Runner {
                 Effect::Forget => {
                     self.later.borrow_mut().take();
                     let room = self.model.borrow().session().invite().room_name();
-                    web::forget_lasting(&super::seat_key(self.kind, &room));
+                    web::forget_lasting(&super::open::seat_key(self.kind, &room));
                 }
                 Effect::Connect => {
                     *link = None;
