@@ -94,6 +94,12 @@ test('a closed host tab reopens into its seat; a new device takes a seat only wh
   await g2.page.goto(link);
   await g2.page.locator('[data-standing="knocking"]').waitFor({ timeout: 20000 });
   assert.equal(await g2.page.locator('[data-standing]').count(), 1);
+  // One story on the page: not a player, so nobody is « votre adversaire » nor « l'invité ».
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'aucune');
+  await g2.page.locator('[data-presence="player-here"]').waitFor({ timeout: 20000 });
+  for (const wrong of ['Votre adversaire', "vous êtes l'invité", 'Quitter le salon']) {
+    assert.equal(await g2.page.getByText(wrong).count(), 0, wrong);
+  }
   assert.equal(await g2.page.locator('main[data-my-turn="true"]').count(), 0);
   const asked = h2.page.locator('[data-knock]');
   await asked.getByText("Un nouvel appareil demande la place de Rouge. L'accepter ?").waitFor({ timeout: 20000 });
@@ -257,7 +263,8 @@ test('both players reach the relay but their networks block a direct connection:
   for (const p of [h.page, g.page]) {
     const text = await p.locator('main').innerText();
     assert.match(text, /TURN/);
-    assert.doesNotMatch(text, /En attente de votre adversaire : envoyez-lui|Personne n'a ouvert ce salon/);
+    assert.doesNotMatch(text, /En attente de votre adversaire : envoyez-lui|Personne n'a ouvert ce salon|pas encore là|Connexion à l'hôte/);
+    assert.equal(await p.locator('[data-presence]').getAttribute('data-presence'), 'blocked');
   }
   await screenshot(g.page, 'seats-blocked-desktop');
   // « Réessayer » opens a new connection; still blocked, still said.

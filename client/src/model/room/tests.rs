@@ -478,6 +478,11 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
         newcomer.buttons, None,
         "a device without a seat has no game buttons"
     );
+    // One story: nobody is « votre adversaire » for a device that is not a player.
+    assert_eq!((newcomer.seat, newcomer.seated), ("aucune", false));
+    assert_eq!(newcomer.presence.0, "player-here");
+    assert!(!newcomer.presence.1.contains("adversaire"));
+    assert!(!newcomer.can_export);
     let knock = host.knock.expect("the present player is asked");
     assert_eq!(
         knock.title,
@@ -517,6 +522,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
     p.ui(0, Event::Handover(true));
     let (newcomer, host) = (p.view(1), p.view(0));
     assert_eq!(newcomer.standing, None);
+    assert_eq!((newcomer.seat, newcomer.seated), ("invité", true));
     assert_eq!(newcomer.presence.0, "here");
     assert_eq!(host.presence.0, "here");
     assert_eq!(host.knock, None);

@@ -232,6 +232,20 @@ pub fn status(s: &Session) -> String {
 
 /// The presence of the other seat: the `data-presence` hook and the sentence.
 pub fn presence(s: &Session, now: u64) -> (&'static str, String) {
+    if s.standing() != Standing::Seated {
+        // Not a player here: nobody is « votre adversaire ».
+        return if s.presence() == Presence::Here {
+            (
+                "player-here",
+                "Un joueur de ce salon est connecté : lui seul peut confier une place.".to_string(),
+            )
+        } else {
+            (
+                "no-player",
+                "Aucun joueur de ce salon n'est connecté pour l'instant.".to_string(),
+            )
+        };
+    }
     if s.stranger() && s.presence() != Presence::Here {
         let reserved = match s.reserved_until() {
             Some(until) if now < until => format!(

@@ -156,8 +156,10 @@ pub struct InviteView {
 pub struct View {
     /// Which game.
     pub kind: GameKind,
-    /// « hôte » or « invité ».
+    /// « hôte » or « invité »; « aucune » for a device without a seat.
     pub seat: &'static str,
+    /// This device holds its seat (it is not asking for one, nor handed away).
+    pub seated: bool,
     /// It is our step.
     pub my_turn: bool,
     /// The room's game number (0 for the first).
@@ -251,9 +253,11 @@ impl<P: Copy + Eq> RoomModel<P> {
         View {
             kind,
             seat: match s.seat() {
+                _ if !seated => "aucune",
                 Seat::Host => "hôte",
                 Seat::Guest => "invité",
             },
+            seated,
             my_turn: s.my_turn(),
             game_number: room.game_number,
             status: if blocked && seated && s.presence() != Presence::Here {
@@ -275,7 +279,12 @@ impl<P: Copy + Eq> RoomModel<P> {
                     text::countdown(deadline.saturating_sub(now))
                 )
             }),
-            board: self.board(),
+            board: match self.board() {
+                BoardView::Placeholder(_) if blocked => {
+                    BoardView::Placeholder("Pas de connexion directe avec l'hôte du salon.")
+                }
+                board => board,
+            },
             buttons: (s.game().is_some() && met && !left && !s.suspended())
                 .then(|| self.buttons(now)),
             standing: self.standing_view(now),
@@ -293,7 +302,15 @@ impl<P: Copy + Eq> RoomModel<P> {
                 AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
             }),
             left,
-            presence: text::presence(s, now),
+            presence: if blocked && seated {
+                (
+                    "blocked",
+                    "Votre adversaire a rejoint le salon, mais sans connexion directe avec vous."
+                        .to_string(),
+                )
+            } else {
+                text::presence(s, now)
+            },
             other_left: room.left[s.seat().other().index()],
             full: self.driver.refused() == Some(Refusal::RoomFull),
             relay: if blocked {
@@ -302,7 +319,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 text::relay(self.driver.relay(), self.driver.has_peer(), now)
             },
             expired: !blocked && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
-            can_export: s.game().is_some(),
+            can_export: s.game().is_some() && seated,
             export: self.export_view(),
             limit: self.limit(),
             dialog: self.dialog(in_progress),

@@ -243,7 +243,7 @@ fn room_view(
             data-seat={v.seat} data-my-turn={v.my_turn.to_string()}
             data-first-peer-ms={first_peer.map(|t| t.to_string())}
             data-game-number={v.game_number.to_string()}>
-            <h1>{ game_name(v.kind) }<span class="mode">{ format!(" · à distance · vous êtes l'{}", v.seat) }</span></h1>
+            <h1>{ game_name(v.kind) }<span class="mode">{ if v.seated { format!(" · à distance · vous êtes l'{}", v.seat) } else { " · à distance · sans place dans ce salon".to_string() } }</span></h1>
             // The invitation first, above the board: the one thing the host needs until the
             // guest comes (on a phone the side panels come after the board).
             if let Some(invite) = v.invite.clone() {

@@ -281,10 +281,13 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
                 if v.can_export {
                     <button type="button" class="button secondary" onclick={on_click(act, Event::ToggleExport)}>{ "Exporter la partie" }</button>
                 }
-                if !v.left {
+                if !v.left && v.seated {
                     <button type="button" class="button secondary" onclick={on_click(act, Event::AskLeave)}>{ "Quitter le salon" }</button>
                 }
             </div>
+            if !v.seated && !v.left {
+                { lobby_link(v.kind, &props.go) }
+            }
             if let Some(export) = v.export.clone() {
                 <ExportPanel {export} />
             }
