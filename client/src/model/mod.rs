@@ -3,6 +3,7 @@
 //! models and turn clicks and keys into events; every rule decision comes from the engine.
 
 pub mod computer;
+pub mod history;
 pub mod meta;
 pub mod morris;
 #[cfg(feature = "remote")]
