@@ -64,7 +64,7 @@ impl Browse {
     }
 
     /// The position shown of a table.
-    pub fn shown<'a, G: Playable>(self, table: &'a Table<G>) -> &'a G {
+    pub fn shown<G: Playable>(self, table: &Table<G>) -> &G {
         match self.0 {
             Some(p) => table.position(p),
             None => table.game(),

@@ -10,6 +10,7 @@ pub mod morris;
 pub mod room;
 pub mod selection;
 pub mod text;
+pub mod viewer;
 
 use engine::morris::check_max_turns;
 

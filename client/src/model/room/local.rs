@@ -104,9 +104,6 @@ impl Default for Local {
     }
 }
 
-/// Said when « Annuler » is pressed on a past position: it shows the live game first.
-const BACK: &str = "Retour à la partie : « Annuler » demande maintenant à annuler le dernier tour.";
-
 /// What a local event leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -157,9 +154,10 @@ impl Local {
                 self.cell = self.cell.toward(d);
                 Outcome::Done
             }
+            // « Annuler » on a past position first shows the live game again.
             Event::Undo if !self.browse.is_live() => {
                 self.browse = Browse::default();
-                Outcome::Notice(BACK.to_string())
+                Outcome::Done
             }
             Event::Undo => match self.selected.take() {
                 Some(_) => Outcome::Done,

@@ -278,6 +278,15 @@ impl<P: Copy + Eq> RoomModel<P> {
     }
 
     fn exported(&self) -> Export {
+        Export {
+            transcript: self.session().export(),
+            record: self.record(),
+        }
+    }
+
+    /// The current game's record, headers first: what « Exporter la partie » and the viewer's
+    /// link give.
+    pub fn record(&self) -> String {
         let room = self.session().room();
         let headers = room.game().map_or(String::new(), |game| {
             let blue = room.seat_of(engine::Player::Blue);
@@ -301,10 +310,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 reason,
             )
         });
-        Export {
-            transcript: self.session().export(),
-            record: format!("{headers}{}\n", room.record()),
-        }
+        format!("{headers}{}\n", room.record())
     }
 }
 

@@ -213,6 +213,8 @@ pub struct View {
     pub title: Option<&'static str>,
     /// The turns of the current game, and the past position shown.
     pub history: Option<HistoryView>,
+    /// The game is over: the page links to the viewer (with « Exporter la partie »).
+    pub review: bool,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -323,6 +325,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                     },
                 }
             }),
+            review: room.game().is_some() && !in_progress,
             history: room.table().map(|t| {
                 let pending = match t.game() {
                     AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
