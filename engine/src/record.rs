@@ -278,19 +278,28 @@ pub fn header_lines(
     result: &str,
     reason: Option<&str>,
 ) -> String {
-    let clean = |v: &str| v.replace(['"', '\n', '\r', ']'], " ");
-    let mut s = format!("[Game \"{}\"]\n", game.kind().as_str());
+    let mut s = String::new();
+    let mut line = |name: &str, value: &str| {
+        s.push('[');
+        s.push_str(name);
+        s.push_str(" \"");
+        // A value cannot close its quotes, its bracket or its line.
+        s.extend(value.chars().map(|c| match c {
+            '"' | '\n' | '\r' | ']' => ' ',
+            c => c,
+        }));
+        s.push_str("\"]\n");
+    };
+    line("Game", game.kind().as_str());
     if let AnyGame::Morris(m) = game {
-        s.push_str(&format!("[MaxTurns \"{}\"]\n", m.max_turns()));
+        line("MaxTurns", &m.max_turns().to_string());
     }
-    s.push_str(&format!(
-        "[Blue \"{}\"]\n[Red \"{}\"]\n[Date \"{}\"]\n[Result \"{result}\"]\n",
-        clean(blue),
-        clean(red),
-        clean(date)
-    ));
+    line("Blue", blue);
+    line("Red", red);
+    line("Date", date);
+    line("Result", result);
     if let Some(r) = reason {
-        s.push_str(&format!("[Reason \"{}\"]\n", clean(r)));
+        line("Reason", r);
     }
     s
 }
