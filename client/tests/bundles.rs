@@ -5,7 +5,7 @@
 use client::ui::Route;
 use engine::GameKind;
 
-const ROUTES: [Route; 9] = [
+const ROUTES: [Route; 10] = [
     Route::Home,
     Route::Morris,
     Route::Meta,
@@ -15,6 +15,7 @@ const ROUTES: [Route; 9] = [
     Route::Lobby(GameKind::Meta),
     Route::Room(GameKind::Morris),
     Route::Room(GameKind::Meta),
+    Route::Viewer,
 ];
 
 fn loader_remote_paths() -> Vec<String> {

@@ -1,5 +1,12 @@
 //! Game records: whitespace-separated turn tokens in algebraic notation, with header lines
-//! (first non-blank character `[`) skipped. Used by `engine replay`, the tests and the export.
+//! (first non-blank character `[`) apart. Used by `engine replay`, the tests, the export and the
+//! viewer.
+//!
+//! Headers say what the record is, `[Name "value"]` one a line before the turns (see
+//! [`header_lines`]): `Game` (`morris` or `meta`), `MaxTurns` (Morris, 1–500), `Blue`, `Red`,
+//! `Date`, `Result` (`1-0`, `0-1`, `1/2-1/2`, `*`) and `Reason`. [`Setup::read`] checks the
+//! ones that decide the game (`Game`, `MaxTurns`, `Result`); other lines starting with `[` are
+//! skipped, as before.
 //!
 //! ```
 //! use engine::{Game, meta::Meta, record};
@@ -10,7 +17,7 @@
 //! assert_eq!((err.index, err.token.as_str()), (1, "e5"));
 //! ```
 
-use crate::{Game, Illegal, ParseError};
+use crate::{AnyGame, Game, GameKind, Illegal, Outcome, ParseError, Player};
 use std::fmt;
 
 /// The first bad token of a record.
@@ -92,6 +99,260 @@ pub fn write<G: Game>(turns: &[G::Turn]) -> String {
         .join(" ")
 }
 
+/// The well-formed header lines of a record, `[Name "value"]`, as (1-based line number, name,
+/// value); a value without quotes is taken as written.
+pub fn headers(text: &str) -> impl Iterator<Item = (usize, &str, &str)> {
+    text.split('\n').enumerate().filter_map(|(i, line)| {
+        let inner = line
+            .trim_matches(is_separator)
+            .strip_prefix('[')?
+            .strip_suffix(']')?;
+        let (name, value) = inner.split_once(' ')?;
+        let value = value.trim_matches(is_separator);
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        Some((i + 1, name, value))
+    })
+}
+
+/// A header that contradicts the game asked for, or that no game can have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderError {
+    /// 1-based line of the header in the record (0: no line, e.g. no game named anywhere).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "header line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for HeaderError {}
+
+/// What a record's headers say about its game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// `[Game "morris"]`, with its line.
+    pub game: Option<(GameKind, usize)>,
+    /// `[MaxTurns "100"]`, with its line.
+    pub max_turns: Option<(u32, usize)>,
+    /// `[Result "1-0"]`, with its line.
+    pub result: Option<(String, usize)>,
+    /// Every well-formed header in order (name, value), for people to read.
+    pub all: Vec<(String, String)>,
+}
+
+impl Setup {
+    /// Reads the headers of `text`: a `Game` or `MaxTurns` that cannot be, or a second one, is
+    /// an error.
+    pub fn read(text: &str) -> Result<Setup, HeaderError> {
+        let mut s = Setup::default();
+        for (line, name, value) in headers(text) {
+            let bad = |message: String| HeaderError { line, message };
+            match name {
+                "Game" if s.game.is_some() => return Err(bad("a second Game header".into())),
+                "Game" => {
+                    let kind = GameKind::from_name(value)
+                        .ok_or_else(|| bad(format!("unknown game {value:?} (morris or meta)")))?;
+                    s.game = Some((kind, line));
+                }
+                "MaxTurns" if s.max_turns.is_some() => {
+                    return Err(bad("a second MaxTurns header".into()))
+                }
+                "MaxTurns" => {
+                    let n = value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&n| crate::morris::check_max_turns(n).is_ok())
+                        .ok_or_else(|| bad(format!("turn limit {value:?} is not 1–500")))?;
+                    s.max_turns = Some((n, line));
+                }
+                "Result" if s.result.is_some() => return Err(bad("a second Result header".into())),
+                "Result" => {
+                    if !["1-0", "0-1", "1/2-1/2", "*"].contains(&value) {
+                        return Err(bad(format!(
+                            "result {value:?} is not 1-0, 0-1, 1/2-1/2 or *"
+                        )));
+                    }
+                    s.result = Some((value.to_string(), line));
+                }
+                _ => {}
+            }
+            s.all.push((name.to_string(), value.to_string()));
+        }
+        Ok(s)
+    }
+
+    /// The start of the game: the headers' game and limit, or those given (`kind`, `max_turns`:
+    /// from the command line, or the viewer's choice). Given and written must agree; the game
+    /// must be named somewhere; the Morris limit defaults to 100.
+    pub fn start(
+        &self,
+        kind: Option<GameKind>,
+        max_turns: Option<u32>,
+    ) -> Result<AnyGame, HeaderError> {
+        let kind = match (self.game, kind) {
+            (Some((written, line)), Some(given)) if written != given => {
+                return Err(HeaderError {
+                    line,
+                    message: format!(
+                        "the record is a {} game, not {}",
+                        written.as_str(),
+                        given.as_str()
+                    ),
+                })
+            }
+            (Some((k, _)), _) | (None, Some(k)) => k,
+            (None, None) => {
+                return Err(HeaderError {
+                    line: 0,
+                    message: "name the game: morris or meta (or a [Game \"…\"] header)".into(),
+                })
+            }
+        };
+        let limit = match (self.max_turns, max_turns) {
+            (Some((_, line)), _) if kind == GameKind::Meta => {
+                return Err(HeaderError {
+                    line,
+                    message: "MaxTurns applies to morris only".into(),
+                })
+            }
+            (Some((written, line)), Some(given)) if written != given => {
+                return Err(HeaderError {
+                    line,
+                    message: format!("the record's turn limit is {written}, not {given}"),
+                })
+            }
+            (Some((n, _)), _) | (None, Some(n)) => n,
+            (None, None) => u32::from(crate::morris::DEFAULT_MAX_TURNS),
+        };
+        AnyGame::new(kind, limit).map_err(|e| HeaderError {
+            line: self.max_turns.map_or(0, |(_, l)| l),
+            message: e.to_string(),
+        })
+    }
+
+    /// Checks the `Result` header against the game replayed: a game the rules ended must have
+    /// its result; one they did not end may say `*` or how the players ended it (a resignation,
+    /// an agreed draw…).
+    pub fn check_result(&self, end: Option<Outcome>) -> Result<(), HeaderError> {
+        match (&self.result, end) {
+            (Some((written, line)), Some(o)) if *written != result_text(Some(o.winner)) => {
+                Err(HeaderError {
+                    line: *line,
+                    message: format!(
+                        "the Result header says {written} but the game ends {}",
+                        result_text(Some(o.winner))
+                    ),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `1-0` (Blue won), `0-1` (Red won), `1/2-1/2` (a draw) or `*` (not over): `end` is the
+/// winner of a finished game (`None` for a draw).
+pub fn result_text(end: Option<Option<Player>>) -> &'static str {
+    match end {
+        None => "*",
+        Some(Some(Player::Blue)) => "1-0",
+        Some(Some(Player::Red)) => "0-1",
+        Some(None) => "1/2-1/2",
+    }
+}
+
+/// The header lines of an exported record, each ending with a newline: `Game`, `MaxTurns` for
+/// Morris, `Blue` and `Red` (who played each colour), `Date` (as given, `YYYY-MM-DD`),
+/// `Result`, and `Reason` when the game is over (`pieces`, `resigned`…).
+pub fn header_lines(
+    game: &AnyGame,
+    blue: &str,
+    red: &str,
+    date: &str,
+    result: &str,
+    reason: Option<&str>,
+) -> String {
+    let mut s = String::new();
+    let mut line = |name: &str, value: &str| {
+        s.push('[');
+        s.push_str(name);
+        s.push_str(" \"");
+        // A value cannot close its quotes, its bracket or its line.
+        s.extend(value.chars().map(|c| match c {
+            '"' | '\n' | '\r' | ']' => ' ',
+            c => c,
+        }));
+        s.push_str("\"]\n");
+    };
+    line("Game", game.kind().as_str());
+    if let AnyGame::Morris(m) = game {
+        line("MaxTurns", &m.max_turns().to_string());
+    }
+    line("Blue", blue);
+    line("Red", red);
+    line("Date", date);
+    line("Result", result);
+    if let Some(r) = reason {
+        line("Reason", r);
+    }
+    s
+}
+
+/// A record read whole: its headers, the start and every position after each turn.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// The headers.
+    pub setup: Setup,
+    /// The start and the state after each turn (`positions.len()` = turns + 1).
+    pub positions: Vec<AnyGame>,
+    /// The turns as written.
+    pub tokens: Vec<String>,
+}
+
+/// Why a record cannot be replayed: a header, or a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A header contradicts the game, or names none.
+    Header(HeaderError),
+    /// A token does not parse or is not legal.
+    Token(TokenError),
+}
+
+/// Replays a whole record with its headers (the game and limit given are used when the
+/// headers do not say; see [`Setup::start`]), keeping every position: what the viewer steps
+/// through. `engine replay` checks records the same way.
+pub fn replay_all(
+    text: &str,
+    kind: Option<GameKind>,
+    max_turns: Option<u32>,
+) -> Result<Replayed, RecordError> {
+    let setup = Setup::read(text).map_err(RecordError::Header)?;
+    let mut game = setup.start(kind, max_turns).map_err(RecordError::Header)?;
+    let mut positions = vec![game.clone()];
+    let mut written = Vec::new();
+    for (index, token) in tokens(text).enumerate() {
+        game = game
+            .play_token(token)
+            .map_err(|e| RecordError::Token(TokenError { index, ..e }))?;
+        positions.push(game.clone());
+        written.push(token.to_string());
+    }
+    setup
+        .check_result(game.outcome())
+        .map_err(RecordError::Header)?;
+    Ok(Replayed {
+        setup,
+        positions,
+        tokens: written,
+    })
+}
+
 /// Perft through the public surface only ([`Game::legal_turns`] and [`Game::play_turn`]): slow,
 /// but an independent check of each game's fast perft.
 pub fn perft_by_turns<G: Game>(game: &G, depth: u32) -> u64 {
@@ -121,6 +382,85 @@ mod tests {
         assert_eq!(tokens(text).collect::<Vec<_>>(), ["d6", "b4", "a7"]);
         // A vertical tab is not a separator: it makes the token malformed.
         assert_eq!(tokens("d6\x0bb4").collect::<Vec<_>>(), ["d6\x0bb4"]);
+    }
+
+    #[test]
+    fn headers_say_the_game_its_limit_and_result() {
+        let text = "[Game \"morris\"]\n[MaxTurns \"6\"]\n[Blue \"hôte\"]\n[Result \"1/2-1/2\"]\n[Event x]\n[broken\na7 b6 d7 d6 g7xb6 f6\n";
+        let r = replay_all(text, None, None).unwrap();
+        assert_eq!(r.positions.len(), 7);
+        assert!(r.positions[6].is_over(), "the limit of 6");
+        assert_eq!(r.setup.all[2], ("Blue".to_string(), "hôte".to_string()));
+        assert_eq!(r.setup.all[4], ("Event".to_string(), "x".to_string()));
+        // The same moves as a meta game, or with another limit, are refused on their line.
+        let e = replay_all(text, Some(GameKind::Meta), None).unwrap_err();
+        assert_eq!(
+            e,
+            RecordError::Header(HeaderError {
+                line: 1,
+                message: "the record is a morris game, not meta".into()
+            })
+        );
+        let e = replay_all(text, None, Some(100)).unwrap_err();
+        assert!(matches!(
+            e,
+            RecordError::Header(HeaderError { line: 2, .. })
+        ));
+        // A result the game does not reach.
+        let lie = text.replace("1/2-1/2", "1-0");
+        let e = replay_all(&lie, None, None).unwrap_err();
+        assert!(
+            matches!(e, RecordError::Header(HeaderError { line: 4, .. })),
+            "{e:?}"
+        );
+        // Without headers the game must be given.
+        assert!(matches!(
+            replay_all("e5 e4", None, None),
+            Err(RecordError::Header(HeaderError { line: 0, .. }))
+        ));
+        assert_eq!(
+            replay_all("e5 e4", Some(GameKind::Meta), None)
+                .unwrap()
+                .tokens,
+            ["e5", "e4"]
+        );
+        for bad in [
+            "[Game \"chess\"]",
+            "[MaxTurns \"0\"]",
+            "[Game \"meta\"]\n[MaxTurns \"9\"]",
+            "[Result \"2-0\"]",
+            "[Game \"meta\"]\n[Game \"meta\"]",
+        ] {
+            assert!(
+                matches!(
+                    replay_all(bad, Some(GameKind::Meta), None),
+                    Err(RecordError::Header(_))
+                ),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn written_headers_read_back() {
+        let g = AnyGame::new(GameKind::Morris, 42)
+            .unwrap()
+            .play_token("d6")
+            .unwrap();
+        let text = header_lines(
+            &g,
+            "hôte \"x\"",
+            "invité",
+            "2025-01-02",
+            result_text(g.outcome().map(|o| o.winner)),
+            None,
+        ) + "d6\n";
+        assert!(
+            text.starts_with("[Game \"morris\"]\n[MaxTurns \"42\"]\n[Blue \"hôte  x \"]\n"),
+            "{text}"
+        );
+        let r = replay_all(&text, Some(GameKind::Morris), Some(42)).unwrap();
+        assert_eq!(r.positions.last(), Some(&g));
     }
 
     #[test]

@@ -111,6 +111,56 @@ fn usage_errors_exit_two_with_a_message() {
 }
 
 #[test]
+fn replay_reads_the_game_and_limit_from_the_headers() {
+    let record = b"[Game \"morris\"]\n[MaxTurns \"2\"]\n[Result \"1/2-1/2\"]\nd6 b4\n";
+    let o = engine(&["replay"], record);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\"turns\":2,\"phase\":\"over\""),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        stdout(&engine(&["replay", "morris", "--max-turns", "2"], record)),
+        stdout(&o)
+    );
+    // Given and written disagree: the header's line is named, exit 1.
+    for (args, line) in [
+        (vec!["replay", "meta"], 1),
+        (vec!["replay", "morris", "--max-turns", "9"], 2),
+    ] {
+        let o = engine(&args, record);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            stdout(&o).starts_with(&format!("{{\"error\":\"header\",\"line\":{line},")),
+            "{}",
+            stdout(&o)
+        );
+    }
+    // A result the moves do not reach; no game named anywhere.
+    let o = engine(
+        &["replay"],
+        b"[Game \"morris\"]\n[Result \"1-0\"]\n[MaxTurns \"2\"]\nd6 b4",
+    );
+    assert!(
+        stdout(&o).starts_with("{\"error\":\"header\",\"line\":2,"),
+        "{}",
+        stdout(&o)
+    );
+    // A game the rules did not end may carry the players' result (a resignation).
+    let o = engine(&["replay"], b"[Game \"morris\"]\n[Result \"1-0\"]\nd6 b4");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = engine(&["replay"], b"e5 e4");
+    assert!(
+        stdout(&o).starts_with("{\"error\":\"header\",\"line\":0,"),
+        "{}",
+        stdout(&o)
+    );
+    // Without headers, as before.
+    assert_eq!(engine(&["replay", "meta"], b"e5 e4").status.code(), Some(0));
+}
+
+#[test]
 fn arbitrary_bytes_never_crash_the_replay() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let alphabet = b"abcdefghijx-0123456789 \n\t[]\"\\\xff\xc3";

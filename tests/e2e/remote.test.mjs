@@ -129,7 +129,11 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   assert.deepEqual(story.games, [{ number: 0, host: 0, guest: 1, result: 'won', winner: 0, reason: 'pieces', turns: expected.turns }]);
   assert.deepEqual(story.faults, []);
   assert.match(story.verdict, /^verified/);
-  assert.equal((await download('record')).trim(), MORRIS_GAME);
+  // The record says what it is (headers), then the moves.
+  const record = await download('record');
+  assert.match(record, /^\[Game "morris"\]\n\[MaxTurns "100"\]\n\[Blue "hôte"\]\n\[Red "invité"\]\n\[Date "[0-9-]{10}"\]\n\[Result "1-0"\]\n\[Reason "pieces"\]\n/);
+  assert.equal(record.replace(/^\[.*\]\n/gm, '').trim(), MORRIS_GAME);
+  assert.deepEqual(JSON.parse(execFileSync(ENGINE_BIN, ['replay'], { input: record }).toString()), expected);
   // One flipped character is caught.
   const bad = transcript.replace(/\n([0-9a-f]{20})([0-9a-f])/, (_, a, b) => `\n${a}${b === '0' ? '1' : '0'}`);
   assert.throws(() => execFileSync(ENGINE_BIN, ['verify'], { input: bad, stdio: 'pipe' }));

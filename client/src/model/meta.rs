@@ -4,6 +4,7 @@
 //! the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
+use super::history::{Browse, HistoryView, Nav, READ_ONLY};
 use super::text;
 use super::NewGameDialog;
 use engine::ai::Level;
@@ -33,6 +34,8 @@ pub enum Event {
     Hint,
     /// The worker or the timer reported.
     Computer(Input),
+    /// Going back through the game (a turn clicked, ←, →, Home, End, « Retour à la partie »).
+    History(Nav),
 }
 
 /// The page's whole state.
@@ -47,6 +50,8 @@ pub struct Model {
     pub dialog: Option<NewGameDialog>,
     /// The computer: the opponent (computer mode) and the hints.
     pub computer: Computer<Meta>,
+    /// The position shown: live, or a past one (read-only).
+    pub browse: Browse,
 }
 
 impl Default for Model {
@@ -73,6 +78,7 @@ impl Model {
             notice: None,
             dialog: None,
             computer,
+            browse: Browse::default(),
         }
     }
 
@@ -103,9 +109,30 @@ impl Model {
             .map(|_| self.game().to_move().opponent())
     }
 
+    /// The position the board shows: the live game, or a past one.
+    pub fn shown(&self) -> &Meta {
+        self.browse.shown(&self.table)
+    }
+
+    /// The history panel.
+    pub fn history(&self) -> HistoryView {
+        HistoryView::of(&self.table, None, self.browse)
+    }
+
     /// Handles one event; says what the page must do.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        let effects = self.handle(event);
+        self.browse.fit_to(&self.table);
+        effects
+    }
+
+    fn handle(&mut self, event: Event) -> Vec<Effect> {
         match event {
+            Event::History(nav) => self.browse.go_on(nav, &self.table),
+            Event::Activate(cell) if !self.browse.is_live() => {
+                self.focus = cell;
+                self.notice = Some(READ_ONLY.to_string());
+            }
             Event::Activate(cell) => {
                 self.focus = cell;
                 if self.computer.plays(self.game()) {
@@ -124,6 +151,7 @@ impl Model {
             Event::Arrow(d) => self.focus = self.focus.toward(d),
             Event::Undo => {
                 self.notice = None;
+                self.browse = Browse::default();
                 return self.computer.undo(&mut self.table);
             }
             Event::AskNewGame => {
@@ -137,6 +165,7 @@ impl Model {
                 if self.dialog.take().is_some() {
                     self.table.reset(Meta::new());
                     self.notice = None;
+                    self.browse = Browse::default();
                     self.computer.start();
                     return self.computer.settle(&self.table);
                 }
@@ -245,6 +274,32 @@ mod tests {
         );
         assert_eq!(m.game().moves(), 1);
         assert!(m.status().contains("jouez dans la grille au centre"));
+    }
+
+    #[test]
+    fn a_game_steps_through_from_the_start_read_only() {
+        let mut m = Model::new();
+        let record = "e5 e4 e3 d7 b3 e8 d4 a1";
+        for name in record.split(' ') {
+            m.update(Event::Activate(c(name)));
+        }
+        m.update(Event::History(Nav::Start));
+        assert_eq!(m.shown(), &Meta::new());
+        for ply in 1..=7 {
+            m.update(Event::History(Nav::Forward));
+            assert_eq!(m.shown().moves() as usize, ply);
+            assert_eq!(m.history().current, ply);
+        }
+        m.update(Event::Activate(c("a1")));
+        assert_eq!(m.notice.as_deref(), Some(READ_ONLY));
+        assert_eq!(m.table().record(), record);
+        m.update(Event::History(Nav::Forward));
+        assert!(m.browse.is_live());
+        // A new game shows the live (empty) board.
+        m.update(Event::History(Nav::To(3)));
+        m.update(Event::AskNewGame);
+        m.update(Event::ConfirmNewGame);
+        assert!(m.browse.is_live());
     }
 
     #[test]

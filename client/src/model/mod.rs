@@ -3,12 +3,14 @@
 //! models and turn clicks and keys into events; every rule decision comes from the engine.
 
 pub mod computer;
+pub mod history;
 pub mod meta;
 pub mod morris;
 #[cfg(feature = "remote")]
 pub mod room;
 pub mod selection;
 pub mod text;
+pub mod viewer;
 
 use engine::morris::check_max_turns;
 

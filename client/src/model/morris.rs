@@ -4,6 +4,7 @@
 //! ([`Computer`]: its turns and the hints). [`Model::update`] returns what the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
+use super::history::{Browse, HistoryView, Nav, READ_ONLY};
 use super::selection::{self, Click};
 use super::text;
 use super::NewGameDialog;
@@ -38,6 +39,8 @@ pub enum Event {
     Hint,
     /// The worker or the timer reported.
     Computer(Input),
+    /// Going back through the game (a turn clicked, ←, →, Home, End, « Retour à la partie »).
+    History(Nav),
 }
 
 /// The page's whole state.
@@ -58,6 +61,8 @@ pub struct Model {
     pub dialog: Option<NewGameDialog>,
     /// The computer: the opponent (computer mode) and the hints.
     pub computer: Computer<Morris>,
+    /// The position shown: live, or a past one (read-only).
+    pub browse: Browse,
 }
 
 impl Default for Model {
@@ -88,6 +93,7 @@ impl Model {
             limit_error: None,
             dialog: None,
             computer,
+            browse: Browse::default(),
         }
     }
 
@@ -117,9 +123,36 @@ impl Model {
             .map_or(Points::EMPTY, |p| self.game().destinations(p))
     }
 
+    /// The position the board shows: the live game, or a past one.
+    pub fn shown(&self) -> &Morris {
+        self.browse.shown(&self.table)
+    }
+
+    /// The history panel.
+    pub fn history(&self) -> HistoryView {
+        let g = self.game();
+        let pending = (g.phase() == Phase::Capture)
+            .then(|| g.last_turn().map(|t| format!("{t}x…")))
+            .flatten();
+        HistoryView::of(&self.table, pending, self.browse)
+    }
+
     /// Handles one event; says what the page must do.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        let effects = self.handle(event);
+        // The live game may have changed (an undo, a new game, the computer's turn): a past
+        // position still shown stays, one taken back gives way to the live game.
+        self.browse.fit_to(&self.table);
+        effects
+    }
+
+    fn handle(&mut self, event: Event) -> Vec<Effect> {
         match event {
+            Event::History(nav) => self.browse.go_on(nav, &self.table),
+            Event::Activate(p) if !self.browse.is_live() => {
+                self.focus = p;
+                self.notice = Some(READ_ONLY.to_string());
+            }
             Event::Activate(p) => {
                 self.focus = p;
                 return self.activate(p);
@@ -127,6 +160,7 @@ impl Model {
             Event::Arrow(d) => self.focus = self.focus.toward(d),
             Event::Undo => {
                 self.notice = None;
+                self.browse = Browse::default();
                 if self.selected.take().is_none() {
                     return self.computer.undo(&mut self.table);
                 }
@@ -156,6 +190,7 @@ impl Model {
                         self.selected = None;
                         self.notice = None;
                         self.dialog = None;
+                        self.browse = Browse::default();
                         self.computer.start();
                         return self.computer.settle(&self.table);
                     }
@@ -423,6 +458,55 @@ mod tests {
         assert_eq!((m.game().turns(), m.game().max_turns()), (0, 12));
         assert!(m.dialog.is_none() && m.limit_editable());
         assert_eq!(m.limit_text, "12");
+    }
+
+    #[test]
+    fn browsing_shows_a_past_position_read_only_and_never_changes_the_game() {
+        let mut m = Model::new();
+        clicks(&mut m, "a7 b6 d7 d6 g7");
+        let live = m.table().clone();
+        m.update(Event::History(Nav::To(2)));
+        assert_eq!(m.shown().turns(), 2);
+        assert_eq!(m.history().current, 2);
+        clicks(&mut m, "a1");
+        assert_eq!(m.notice.as_deref(), Some(READ_ONLY));
+        assert_eq!(m.table(), &live, "a click on a past position plays nothing");
+        m.update(Event::History(Nav::Back));
+        m.update(Event::History(Nav::Start));
+        assert_eq!(m.shown(), &Morris::new());
+        assert_eq!(m.history().pending.as_deref(), Some("g7x…"));
+        m.update(Event::History(Nav::Live));
+        clicks(&mut m, "b6");
+        assert_eq!(m.table().record(), "a7 b6 d7 d6 g7xb6");
+        // Undo brings the live game back on screen.
+        m.update(Event::History(Nav::To(1)));
+        m.update(Event::Undo);
+        assert!(m.browse.is_live());
+        assert_eq!(m.game().turns(), 4);
+    }
+
+    #[test]
+    fn the_computers_turns_keep_arriving_while_a_past_position_is_shown() {
+        let mut m = Model::against_computer(1);
+        let effects = m.update(Event::Activate(p("d6")));
+        let [Effect::Ask(ask)] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert!(m.update(Event::History(Nav::Start)).is_empty());
+        // The computer (Red) answers: its turn lands on the live game, the page stays at the start.
+        let reply = Input::Reply {
+            token: ask.token,
+            turn: "b4".into(),
+            nodes: 1,
+            search_ms: 1,
+            reply_ms: 1,
+        };
+        m.update(Event::Computer(reply));
+        assert_eq!(m.table().record(), "d6 b4");
+        assert_eq!(m.browse.ply(), Some(0));
+        assert_eq!(m.shown(), &Morris::new());
+        m.update(Event::History(Nav::Live));
+        assert_eq!(m.shown().turns(), 2);
     }
 
     #[test]

@@ -230,3 +230,29 @@ mod tests {
         assert_eq!(result(o, 37), "Partie nulle : limite de 37 tours atteinte.");
     }
 }
+
+/// The day of a time (ms since the Unix epoch, UTC) as `YYYY-MM-DD`, for record headers.
+pub fn date(ms: u64) -> String {
+    // Howard Hinnant's civil-from-days, for days since 1970-01-01.
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod date_tests {
+    #[test]
+    fn dates_are_days_of_the_calendar() {
+        assert_eq!(super::date(0), "1970-01-01");
+        assert_eq!(super::date(951_782_400_000), "2000-02-29");
+        assert_eq!(super::date(1_735_689_599_999), "2024-12-31");
+        assert_eq!(super::date(1_735_689_600_000), "2025-01-01");
+    }
+}

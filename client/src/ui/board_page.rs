@@ -3,7 +3,9 @@
 
 use super::common::{board_key, follow_focus, BoardKey};
 use super::computer::Runner;
+use super::history::use_history_keys;
 use crate::model::computer::{Effect, Input};
+use crate::model::history::Nav;
 use engine::Direction;
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
@@ -51,6 +53,8 @@ pub trait BoardPage: PageModel {
     fn arrow(d: Direction) -> Self::Event;
     /// The event of Enter/Space on the focused point or cell.
     fn activate(focus: Self::Focus) -> Self::Event;
+    /// The event of a step through the history.
+    fn history(nav: Nav) -> Self::Event;
 }
 
 /// What a board page needs: its model, a dispatcher, the board's node and its keydown handler;
@@ -112,6 +116,7 @@ pub fn use_board_page<M: BoardPage>(init: fn() -> M) -> BoardHandles<M> {
         .clone()
     };
     use_effects(outbox, dispatch.reform(M::computer));
+    use_history_keys(dispatch.reform(M::history));
     let on_activate = {
         let dispatch = dispatch.clone();
         (*use_memo((), move |_| dispatch.reform(M::activate))).clone()

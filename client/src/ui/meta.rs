@@ -4,7 +4,7 @@
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MetaBoard;
-use super::page::{game_page, Hooks, Parts};
+use super::page::{game_page, review_link, Hooks, Parts};
 use super::{browser, GamePageProps};
 use crate::model::meta::{Event, Model};
 use crate::model::text;
@@ -22,6 +22,9 @@ impl BoardPage for Model {
     }
     fn arrow(d: Direction) -> Event {
         Event::Arrow(d)
+    }
+    fn history(nav: crate::model::history::Nav) -> Event {
+        Event::History(nav)
     }
     fn activate(c: Cell) -> Event {
         Event::Activate(c)
@@ -60,6 +63,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
     let editable = m.settings_editable();
+    let live = m.browse.is_live();
     game_page(Parts {
         name: "Méta Morpion",
         class: "meta",
@@ -70,8 +74,8 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.clone(),
         board: html! {
-            <MetaBoard game={*g} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint}
-                busy={c.plays(g)} node={board.clone()} />
+            <MetaBoard game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
+                hint={c.hint.filter(|_| live)} busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
         can_undo: m.can_undo(),
         undo_colour: m.last_mover(),
@@ -100,5 +104,14 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         on_dialog_limit: Callback::noop(),
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),
+        history: m.history(),
+        on_nav: dispatch.reform(Event::History),
+        review: g.outcome().map(|_| {
+            review_link(
+                &engine::AnyGame::Meta(*g),
+                [m.player_title(Player::Blue), m.player_title(Player::Red)],
+                &m.table().record(),
+            )
+        }),
     })
 }

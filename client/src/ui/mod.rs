@@ -8,6 +8,7 @@ mod browser;
 mod common;
 #[cfg(feature = "local")]
 mod computer;
+mod history;
 #[cfg(feature = "local")]
 mod home;
 #[cfg(feature = "remote")]
@@ -20,6 +21,8 @@ mod morris;
 mod page;
 #[cfg(feature = "remote")]
 mod room;
+#[cfg(feature = "local")]
+mod viewer;
 
 use engine::GameKind;
 use wasm_bindgen::closure::Closure;
@@ -42,6 +45,8 @@ pub enum Route {
     /// `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (the invitation is in the
     /// fragment, never sent to the relay).
     Room(GameKind),
+    /// `/partie`: the game viewer (a record or a signed transcript, verified in the page).
+    Viewer,
     /// Anything else.
     NotFound,
 }
@@ -59,6 +64,7 @@ impl Route {
             "/meta-morpion/distance" => Route::Lobby(GameKind::Meta),
             "/moulin/salon" => Route::Room(GameKind::Morris),
             "/meta-morpion/salon" => Route::Room(GameKind::Meta),
+            "/partie" => Route::Viewer,
             _ => Route::NotFound,
         }
     }
@@ -89,6 +95,7 @@ impl Route {
             Route::Lobby(GameKind::Meta) => "/meta-morpion/distance",
             Route::Room(GameKind::Morris) => "/moulin/salon",
             Route::Room(GameKind::Meta) => "/meta-morpion/salon",
+            Route::Viewer => "/partie",
         }
     }
 
@@ -106,6 +113,7 @@ impl Route {
             Route::Lobby(GameKind::Meta) | Route::Room(GameKind::Meta) => {
                 "Méta Morpion — à distance"
             }
+            Route::Viewer => "Visionneuse de parties — Moulin et Méta Morpion",
         }
     }
 }
@@ -210,6 +218,8 @@ fn App() -> Html {
         Route::Computer(GameKind::Meta) => {
             html! { <meta::MetaPage key="computer" computer=true /> }
         }
+        #[cfg(feature = "local")]
+        Route::Viewer => html! { <viewer::ViewerPage /> },
         #[cfg(feature = "remote")]
         Route::Lobby(kind) => html! { <lobby::Lobby {kind} go={go.clone()} /> },
         // Keyed by the URL so that opening another invitation builds a new room.
@@ -233,7 +243,8 @@ fn App() -> Html {
                 </common::Link>
                 <nav aria-label="Jeux">
                     <common::Link to={Route::Morris} go={go.clone()}>{ "Jeu du moulin" }</common::Link>
-                    <common::Link to={Route::Meta} go={go}>{ "Méta Morpion" }</common::Link>
+                    <common::Link to={Route::Meta} go={go.clone()}>{ "Méta Morpion" }</common::Link>
+                    <common::Link to={Route::Viewer} go={go}>{ "Visionneuse" }</common::Link>
                 </nav>
             </header>
             { page }

@@ -5,7 +5,7 @@
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MorrisBoard;
 use super::common::LimitField;
-use super::page::{game_page, Hooks, Parts};
+use super::page::{game_page, review_link, Hooks, Parts};
 use super::{browser, GamePageProps};
 use crate::model::morris::{Event, Model};
 use crate::model::text;
@@ -23,6 +23,9 @@ impl BoardPage for Model {
     }
     fn arrow(d: Direction) -> Event {
         Event::Arrow(d)
+    }
+    fn history(nav: crate::model::history::Nav) -> Event {
+        Event::History(nav)
     }
     fn activate(p: Point) -> Event {
         Event::Activate(p)
@@ -61,6 +64,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
     let editable = m.limit_editable();
+    let live = m.browse.is_live();
     game_page(Parts {
         name: "Jeu du moulin",
         class: "morris",
@@ -71,8 +75,9 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.clone(),
         board: html! {
-            <MorrisBoard game={g.clone()} selected={m.selected} focus={m.focus}
-                on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint} busy={c.plays(g)} node={board.clone()} />
+            <MorrisBoard game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
+                on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint.filter(|_| live)}
+                busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
         can_undo: m.can_undo(),
         undo_colour: None,
@@ -109,5 +114,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_dialog_limit: dispatch.reform(Event::DialogLimit),
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),
+        history: m.history(),
+        on_nav: dispatch.reform(Event::History),
+        review: g.outcome().map(|_| {
+            review_link(
+                &engine::AnyGame::Morris(g.clone()),
+                [m.player_title(Player::Blue), m.player_title(Player::Red)],
+                &m.table().record(),
+            )
+        }),
     })
 }

@@ -3,7 +3,9 @@
 //! One function for both games, so that the page's code is in the bundle once.
 
 use super::common::{Actions, ConfirmNewGame, PlayerCard, Status};
+use super::history::{browsing_banner, history_panel};
 use crate::model::computer::{Computer, Figures, Rules, Side};
+use crate::model::history::{HistoryView, Nav};
 use crate::model::NewGameDialog;
 use engine::ai::Level;
 use engine::{Player, Table};
@@ -79,6 +81,11 @@ pub struct Parts {
     pub on_dialog_limit: Callback<String>,
     pub on_confirm: Callback<()>,
     pub on_cancel: Callback<()>,
+    /// The turns, and the past position shown.
+    pub history: HistoryView,
+    pub on_nav: Callback<Nav>,
+    /// Once the game is over: the viewer's link with the game's record.
+    pub review: Option<String>,
 }
 
 /// The page.
@@ -97,6 +104,7 @@ pub fn game_page(p: Parts) -> Html {
     } else {
         " · deux joueurs sur cet appareil"
     };
+    let browsing = browsing_banner(&p.history, &p.on_nav);
     html! {
         <main class={classes!("page", "game", p.class)} data-thinking={h.thinking.to_string()}
             data-turns={h.turns.to_string()} data-record={h.record} data-hint={h.hint}
@@ -107,6 +115,10 @@ pub fn game_page(p: Parts) -> Html {
                 <section class="board-column" aria-label="Partie">
                     <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div>
                     <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
+                    if let Some(href) = p.review {
+                        <p class="review"><a href={href} data-review="">{ "Revoir la partie dans la visionneuse" }</a></p>
+                    }
+                    { browsing }
                     <div class="board-scroll">{ p.board }</div>
                     <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new}
                         undo_colour={p.undo_colour} can_hint={p.can_hint} on_hint={p.on_hint}
@@ -114,6 +126,7 @@ pub fn game_page(p: Parts) -> Html {
                     <p class="progress">{ p.progress }</p>
                 </section>
                 <aside class="rules" aria-labelledby="rules-title">
+                    { history_panel(p.history, &p.on_nav, false) }
                     <h2 id="rules-title">{ "Règles" }</h2>
                     { p.rules }
                     if let Some((level, side, editable)) = p.choices {
@@ -170,4 +183,22 @@ fn choices(
             </fieldset>
         </>
     }
+}
+
+/// The viewer's link for a finished game: its record, headers first, in the URL fragment (which
+/// never leaves the browser).
+pub fn review_link(game: &engine::AnyGame, names: [String; 2], record: &str) -> String {
+    let end = game.outcome();
+    let text = engine::record::header_lines(
+        game,
+        &names[0],
+        &names[1],
+        &crate::model::text::date(super::browser::now_ms()),
+        engine::record::result_text(end.map(|o| o.winner)),
+        end.map(|o| o.reason.as_str()),
+    ) + record;
+    format!(
+        "/partie#r={}",
+        String::from(js_sys::encode_uri_component(&text))
+    )
 }

@@ -2,6 +2,7 @@
 //! local dialog, the host's limit as typed — and how a click becomes a protocol command.
 
 use super::text;
+use crate::model::history::{Browse, Nav, READ_ONLY};
 use crate::model::selection::{self, Click};
 use crate::model::{parse_limit, NewGameDialog};
 use engine::meta::Cell;
@@ -65,6 +66,9 @@ pub enum Event {
     Knock,
     /// « Réessayer »: a new connection now.
     Retry,
+    /// Going back through the game (a turn clicked, ←, →, Home, End, « Retour à la partie »):
+    /// this tab only, nothing is sent.
+    History(Nav),
 }
 
 /// The tab's own state on the room page.
@@ -82,6 +86,8 @@ pub struct Local {
     pub limit_text: Option<String>,
     /// Why the typed limit was refused.
     pub limit_error: Option<String>,
+    /// The position shown: live, or a past one (read-only).
+    pub browse: Browse,
 }
 
 impl Default for Local {
@@ -93,6 +99,7 @@ impl Default for Local {
             dialog: None,
             limit_text: None,
             limit_error: None,
+            browse: Browse::default(),
         }
     }
 }
@@ -112,6 +119,20 @@ impl Local {
     /// Handles one event on the tab's own state; says what should follow.
     pub fn update(&mut self, s: &Session, event: Event) -> Outcome {
         match event {
+            Event::History(nav) => {
+                if let Some(t) = s.room().table() {
+                    self.browse.go_on(nav, t);
+                }
+                Outcome::Done
+            }
+            Event::Point(p) if !self.browse.is_live() => {
+                self.point = p;
+                Outcome::Notice(READ_ONLY.to_string())
+            }
+            Event::Cell(c) if !self.browse.is_live() => {
+                self.cell = c;
+                Outcome::Notice(READ_ONLY.to_string())
+            }
             Event::Point(p) => {
                 self.point = p;
                 self.morris_click(s, p)
@@ -131,6 +152,11 @@ impl Local {
             Event::Arrow(d) => {
                 self.point = self.point.toward(d);
                 self.cell = self.cell.toward(d);
+                Outcome::Done
+            }
+            // « Annuler » on a past position first shows the live game again.
+            Event::Undo if !self.browse.is_live() => {
+                self.browse = Browse::default();
                 Outcome::Done
             }
             Event::Undo => match self.selected.take() {

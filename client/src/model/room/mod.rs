@@ -80,6 +80,8 @@ pub struct RoomModel<P> {
     export: Option<Export>,
     /// The invitation link was copied (or the copy failed).
     copied: Option<bool>,
+    /// The time of the last input (ms since the epoch): the exported record's date.
+    now: u64,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -91,6 +93,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             notice: None,
             export: None,
             copied: None,
+            now: 0,
         }
     }
 
@@ -121,19 +124,26 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     /// Takes one input at time `now` (ms).
     pub fn update(&mut self, input: Input<P>, now: u64) -> Vec<Effect<P>> {
-        match input {
+        self.now = now;
+        let effects = match input {
             Input::Net(net) => {
                 let outputs = self.driver.input(net, now);
                 self.carry(outputs)
             }
             Input::Ui(event) => self.ui(event, now),
+        };
+        // Moves keep arriving while a past position is shown; one taken back gives way to the
+        // live game.
+        if let Some(t) = self.driver.session().room().table() {
+            self.local.browse.fit_to(t);
         }
+        effects
     }
 
     fn ui(&mut self, event: Event, now: u64) -> Vec<Effect<P>> {
         match event {
-            // Moving the focus or typing keeps the notice; anything else replaces it.
-            Event::Arrow(_) | Event::DialogLimit(_) => {}
+            // Moving the focus, typing or browsing keeps the notice; anything else replaces it.
+            Event::Arrow(_) | Event::DialogLimit(_) | Event::History(_) => {}
             _ => self.notice = None,
         }
         match event {
@@ -214,6 +224,17 @@ impl<P: Copy + Eq> RoomModel<P> {
                 if let Some(news) = text::our_proposal_news(&ev, me) {
                     self.notice = Some(news);
                 }
+                match ev {
+                    // The opponent's move lands on the live game; a past position stays on
+                    // screen, and the page says so.
+                    RoomEvent::Played { seat, .. }
+                        if seat != me && !self.local.browse.is_live() =>
+                    {
+                        self.notice = Some(text::PLAYED_WHILE_BROWSING.to_string());
+                    }
+                    RoomEvent::NewGame { .. } => self.local.browse = Default::default(),
+                    _ => {}
+                }
                 // The position changed: a selection made on the old one means nothing now.
                 if matches!(
                     ev,
@@ -259,8 +280,37 @@ impl<P: Copy + Eq> RoomModel<P> {
     fn exported(&self) -> Export {
         Export {
             transcript: self.session().export(),
-            record: format!("{}\n", self.session().room().record()),
+            record: self.record(),
         }
+    }
+
+    /// The current game's record, headers first: what « Exporter la partie » and the viewer's
+    /// link give.
+    pub fn record(&self) -> String {
+        let room = self.session().room();
+        let headers = room.game().map_or(String::new(), |game| {
+            let blue = room.seat_of(engine::Player::Blue);
+            let name = |seat| match seat {
+                engine::session::Seat::Host => "hôte",
+                engine::session::Seat::Guest => "invité",
+            };
+            let (result, reason) = match room.games().last().and_then(|g| g.result) {
+                Some((winner, finish)) => (
+                    engine::record::result_text(Some(winner)),
+                    Some(text::finish_name(finish)),
+                ),
+                None => ("*", None),
+            };
+            engine::record::header_lines(
+                game,
+                name(blue),
+                name(blue.other()),
+                &crate::model::text::date(self.now),
+                result,
+                reason,
+            )
+        });
+        format!("{headers}{}\n", room.record())
     }
 }
 

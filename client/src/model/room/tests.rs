@@ -7,6 +7,7 @@ use engine::meta::Cell;
 use engine::morris::Point;
 use engine::session::{Config, Invite, Session};
 use engine::{AnyGame, Direction, GameKind, Player};
+use view::BoardView;
 
 /// Host (peer id 0) and guest (peer id 1), their sockets open and met.
 struct Pair {
@@ -399,10 +400,15 @@ fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
     p.ui(1, Event::ToggleExport);
     let first = p.view(1).export.expect("open");
     assert!(first.transcript.starts_with("moulin-transcript v1\n"));
-    assert_eq!(first.record, "e5\n");
+    let headers = "[Game \"meta\"]\n[Blue \"hôte\"]\n[Red \"invité\"]\n[Date \"1970-01-01\"]\n[Result \"*\"]\n";
+    assert_eq!(first.record, format!("{headers}e5\n"));
     assert!(first.record_name.ends_with("-partie-1.txt"));
     p.ui(1, Event::Cell(cell("e6")));
-    assert_eq!(p.view(1).export.unwrap().record, "e5 e6\n");
+    let record = p.view(1).export.unwrap().record;
+    assert_eq!(record, format!("{headers}e5 e6\n"));
+    // The record says what it is: it replays without naming the game.
+    let replayed = engine::record::replay_all(&record, None, None).unwrap();
+    assert_eq!(replayed.positions.last(), p.session(0).game());
     p.ui(1, Event::ToggleExport);
     assert_eq!(p.view(1).export, None);
     p.ui(1, Event::AskLeave);
@@ -532,4 +538,54 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
         assert_eq!(p.session(side).game().unwrap().turns(), 4, "side {side}");
     }
     assert_eq!(p.session(1).seat(), engine::session::Seat::Guest);
+}
+
+#[test]
+fn browsing_the_history_changes_nothing_live_and_the_opponents_moves_keep_arriving() {
+    use crate::model::history::{Nav, READ_ONLY};
+    let mut p = Pair::new(GameKind::Morris);
+    for (i, name) in "a7 b6 d7 d6".split(' ').enumerate() {
+        p.ui(i % 2, Event::Point(pt(name)));
+    }
+    let entries = p.session(1).entries().len();
+    p.ui(1, Event::History(Nav::Back));
+    p.ui(1, Event::History(Nav::Back));
+    let v = p.view(1);
+    let h = v.history.clone().unwrap();
+    assert_eq!((h.current, h.rows.len()), (2, 2));
+    assert!(h
+        .browsing
+        .unwrap()
+        .starts_with("Position après le tour 2 (Rouge : b6)"));
+    let BoardView::Morris { game, frozen, .. } = v.board else {
+        panic!()
+    };
+    assert_eq!((game.turns(), frozen), (2, true));
+    assert_eq!(
+        p.session(1).entries().len(),
+        entries,
+        "browsing sends nothing"
+    );
+    // The host (Blue) plays g7, closing the top mill, then captures: the guest still looks
+    // at turn 2, and is told.
+    p.ui(0, Event::Point(pt("g7")));
+    assert_eq!(p.view(1).history.unwrap().pending.as_deref(), Some("g7x…"));
+    p.ui(0, Event::Point(pt("b6")));
+    assert_eq!(p.session(1).room().record(), "a7 b6 d7 d6 g7xb6");
+    let v = p.view(1);
+    assert_eq!(v.history.as_ref().unwrap().current, 2);
+    assert_eq!(v.notice.as_deref(), Some(text::PLAYED_WHILE_BROWSING));
+    // A click on the past position plays nothing; « Retour à la partie » shows the live game.
+    p.ui(1, Event::Point(pt("a1")));
+    assert_eq!(p.view(1).notice.as_deref(), Some(READ_ONLY));
+    assert_eq!(p.session(0).room().record(), "a7 b6 d7 d6 g7xb6");
+    p.ui(1, Event::History(Nav::Live));
+    let v = p.view(1);
+    assert_eq!(v.history.as_ref().unwrap().current, 5);
+    let BoardView::Morris { game, frozen, .. } = v.board else {
+        panic!()
+    };
+    assert_eq!((game.turns(), frozen), (5, false));
+    p.ui(1, Event::Point(pt("a1")));
+    assert_eq!(p.session(0).room().record(), "a7 b6 d7 d6 g7xb6 a1");
 }

@@ -380,3 +380,19 @@ pub const TOO_LATE: &str =
 /// An entry of the other side that was refused or void.
 pub const BAD_MESSAGE: &str =
     "Un message non valable de votre adversaire a été refusé : il ne change rien à la partie.";
+
+/// Said when the opponent plays while this tab shows a past position.
+pub const PLAYED_WHILE_BROWSING: &str =
+    "Votre adversaire a joué pendant que vous regardiez l'historique : « Retour à la partie » pour répondre.";
+
+/// How a game ended, as the exported record's `Reason` header and `engine verify` name it.
+pub fn finish_name(f: engine::session::Finish) -> &'static str {
+    use engine::session::{Ending, Finish};
+    match f {
+        Finish::Rules(r) => r.as_str(),
+        Finish::Ending(Ending::Resigned(_)) => "resigned",
+        Finish::Ending(Ending::DrawAgreed) => "agreed",
+        Finish::Ending(Ending::Claimed(_)) => "claimed",
+        Finish::Ending(Ending::Left(_)) => "left",
+    }
+}

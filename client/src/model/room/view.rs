@@ -2,6 +2,7 @@
 //! of the session, the protocol or the connection.
 
 use super::{text, Dialog, RoomModel};
+use crate::model::history::HistoryView;
 use crate::model::text as game_text;
 use client_net::{Refusal, Relay};
 use engine::meta::{Cell, Meta};
@@ -212,6 +213,10 @@ pub struct View {
     pub their_proposal: Option<TheirProposal>,
     /// What the tab's title says first: « À vous », « Demande de votre adversaire ».
     pub title: Option<&'static str>,
+    /// The turns of the current game, and the past position shown.
+    pub history: Option<HistoryView>,
+    /// The game is over: the page links to the viewer (with « Exporter la partie »).
+    pub review: bool,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -337,6 +342,16 @@ impl<P: Copy + Eq> RoomModel<P> {
                     },
                 }
             }),
+            review: room.game().is_some() && !in_progress,
+            history: room.table().map(|t| {
+                let pending = match t.game() {
+                    AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
+                        m.last_turn().map(|t| format!("{t}x…"))
+                    }
+                    _ => None,
+                };
+                HistoryView::of(t, pending, self.local.browse)
+            }),
             title: if (theirs.is_some() || s.knock().is_some()) && !left && seated {
                 Some("Demande de votre adversaire")
             } else if s.my_turn() {
@@ -445,12 +460,15 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     fn board(&self) -> BoardView {
         let room = self.session().room();
-        // No move hints where no move can be made: ended by the players, or suspended.
-        let frozen = room.ending.is_some() || self.session().suspended();
-        match room.game() {
+        // No move hints where no move can be made: ended by the players, suspended, or a past
+        // position shown.
+        let browsing = !self.local.browse.is_live();
+        let frozen = room.ending.is_some() || self.session().suspended() || browsing;
+        let shown = room.table().map(|t| self.local.browse.shown(t));
+        match shown {
             Some(AnyGame::Morris(g)) => BoardView::Morris {
                 game: g.clone(),
-                selected: self.local.selected,
+                selected: self.local.selected.filter(|_| !browsing),
                 focus: self.local.point,
                 frozen,
             },

@@ -14,6 +14,7 @@ pub use tab::RoomPage;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
+use super::history::{browsing_banner, history_panel, listen_keys};
 use super::lobby::game_name;
 use super::{browser, Route};
 use crate::model::room::view::BoardView;
@@ -54,8 +55,13 @@ fn RoomBody(props: &BodyProps) -> Html {
     let board = use_node_ref();
     {
         let (room, update) = (room.clone(), update.clone());
+        let inbox = room.inbox.clone();
         use_effect_with((), move |_| {
             *room.render.borrow_mut() = Some(Rc::new(move || update.force_update()));
+            // ←, →, Home, End through the history (no hook of its own: the bundle is tight).
+            listen_keys(Callback::from(move |nav| {
+                let _ = inbox.unbounded_send(Input::Ui(Event::History(nav)));
+            }))
         });
     }
     let view = room.model.borrow().view(browser::now_ms());
@@ -260,12 +266,18 @@ fn room_view(
                     if let Some(text) = v.my_proposal.clone() {
                         <ProposalBanner {text} act={act.clone()} />
                     }
+                    if v.review {
+                        <p class="review"><a href="/partie" data-review="">{ "Revoir la partie dans la visionneuse" }</a>
+                            { " (« Exporter la partie », puis ouvrez le transcript)" }</p>
+                    }
+                    if let Some(h) = v.history.as_ref() { { browsing_banner(h, &act.reform(Event::History)) } }
                     <div class="board-scroll">{ board_html(&v, h, board) }</div>
                     { game_buttons(&v, act) }
                     if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
                 </section>
                 <aside class="side">
                     <RoomPanel view={v.clone()} act={act.clone()} go={go.clone()} />
+                    if let Some(h) = v.history.clone() { { history_panel(h, &act.reform(Event::History), false) } }
                     { rules_panel(&v, act) }
                 </aside>
             </div>

@@ -236,7 +236,8 @@ pub fn ExportPanel(props: &ExportProps) -> Html {
                 href={(*transcript).clone()} data-export="transcript">{ "Transcript signé (.transcript)" }</a>
             <a class="button secondary" download={e.record_name.clone()}
                 href={(*record).clone()} data-export="record">{ "Notation de la partie (.txt)" }</a>
-            <p class="hint">{ "Le transcript se vérifie avec « engine verify » ; la notation se rejoue avec « engine replay »." }</p>
+            <p class="hint">{ "Le transcript se vérifie ici, dans " }<a href="/partie" data-viewer-link="">{ "la visionneuse de parties" }</a>
+                { ", ou avec « engine verify » ; la notation se rejoue avec « engine replay »." }</p>
         </div>
     }
 }

@@ -7,7 +7,7 @@
 
 use engine::meta::Meta;
 use engine::morris::Morris;
-use engine::record::TokenError;
+use engine::record::{HeaderError, TokenError};
 use engine::session::transcript::{self, Verified, VerifyError};
 use engine::session::{Ending, Finish, GameSummary, Seat};
 use engine::{AnyGame, Game};
@@ -103,6 +103,14 @@ struct IllegalToken<'a> {
     index: usize,
     token: &'a str,
     message: String,
+}
+
+/// A record header that contradicts the game, or no game named.
+#[derive(Serialize)]
+struct BadHeader<'a> {
+    error: &'static str,
+    line: usize,
+    message: &'a str,
 }
 
 /// A bad transcript entry.
@@ -282,6 +290,15 @@ pub fn illegal(e: &TokenError) -> String {
         index: e.index,
         token: &e.token,
         message: e.kind.to_string(),
+    })
+}
+
+/// `{"error":"header","line":k,"message":"…"}`.
+pub fn header(e: &HeaderError) -> String {
+    to_line(&BadHeader {
+        error: "header",
+        line: e.line,
+        message: &e.message,
     })
 }
 

@@ -5,8 +5,7 @@
 //! ```text
 //! engine perft morris <depth> [--max-turns N]
 //! engine perft meta <depth>
-//! engine replay morris [--max-turns N] < record
-//! engine replay meta < record
+//! engine replay [morris|meta] [--max-turns N] < record   (the game may come from its headers)
 //! engine verify < transcript
 //! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
 //! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
@@ -29,6 +28,7 @@ usage:
   engine perft meta <depth>
   engine replay morris [--max-turns N] < record  final state as one JSON line
   engine replay meta < record
+  engine replay < record                         the game and limit from the record's headers
   engine verify < transcript                     checks an exported signed transcript
   engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
                                                  the computer's turn (last line)
@@ -36,7 +36,8 @@ usage:
                                                  P: 1-4, random, abN (morris), uctN (meta)
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
-meta: e5); lines starting with '[' are headers. --max-turns is 1-500 (default 100).
+meta: e5); lines starting with '[' are headers: [Game \"morris\"], [MaxTurns \"100\"]
+and [Result \"1-0\"] are checked, others skipped. --max-turns is 1-500 (default 100).
 --movetime bounds level 4 (default 1000 ms); --seed defaults to 0, --games to 2.
 Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
 The full contract: docs/cli.md.";
@@ -47,7 +48,8 @@ enum Command {
         depth: u32,
     },
     Replay {
-        kind: GameKind,
+        /// `None`: from the record's `Game` header.
+        kind: Option<GameKind>,
     },
     Verify,
     Ai {
@@ -146,7 +148,10 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
             (Command::Perft { kind, depth }, &[])
         }
         Some("replay") => {
-            let kind = kind(positional.get(1))?;
+            let kind = match positional.get(1) {
+                None => None,
+                name => Some(kind(name)?),
+            };
             no_more(2, STDIN)?;
             (Command::Replay { kind }, &[])
         }
@@ -203,10 +208,10 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
         return Err(format!("--{name} does not apply to this command"));
     }
     let game = match command {
-        Command::Perft { kind, .. }
-        | Command::Replay { kind }
-        | Command::Ai { kind, .. }
-        | Command::Match { kind, .. } => Some(kind),
+        Command::Perft { kind, .. } | Command::Ai { kind, .. } | Command::Match { kind, .. } => {
+            Some(kind)
+        }
+        Command::Replay { kind } => kind,
         Command::Verify => None,
     };
     if game == Some(GameKind::Meta) && o.max_turns.is_some() {
@@ -266,14 +271,14 @@ fn main() -> ExitCode {
             print_line(&count.to_string(), ExitCode::SUCCESS)
         }
         Command::Replay { kind } => {
-            let game = match new_game(kind).and_then(read_record) {
+            let game = match read_record(kind, args.max_turns) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
             print_line(&json::state(&game), ExitCode::SUCCESS)
         }
         Command::Ai { kind, level } => {
-            let game = match new_game(kind).and_then(read_record) {
+            let game = match read_record(Some(kind), args.max_turns) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
@@ -307,18 +312,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// Plays the record on standard input from `start`: the final state, or, after printing the
-/// error line for its first bad token, the exit code.
-fn read_record(start: AnyGame) -> Result<AnyGame, ExitCode> {
+/// Plays the record on standard input, its game and limit from its headers or from the command
+/// line (which must agree): the final state, or, after printing the error line for its first
+/// bad header or token, the exit code.
+fn read_record(kind: Option<GameKind>, max_turns: Option<u32>) -> Result<AnyGame, ExitCode> {
     let bytes = read_stdin().ok_or(ExitCode::from(2))?;
     let text = String::from_utf8_lossy(&bytes);
-    let mut game = start;
+    let fail = |line: String| print_line(&line, ExitCode::from(1));
+    let setup = record::Setup::read(&text).map_err(|e| fail(json::header(&e)))?;
+    let mut game = setup
+        .start(kind, max_turns)
+        .map_err(|e| fail(json::header(&e)))?;
     for (index, token) in record::tokens(&text).enumerate() {
         game = game.play_token(token).map_err(|e| {
             let e = record::TokenError { index, ..e };
-            print_line(&json::illegal(&e), ExitCode::from(1))
+            fail(json::illegal(&e))
         })?;
     }
+    setup
+        .check_result(game.outcome())
+        .map_err(|e| fail(json::header(&e)))?;
     Ok(game)
 }
 

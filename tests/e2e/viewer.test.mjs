@@ -1,0 +1,238 @@
+// History, browsing and the game viewer end to end, in headless Chromium: the history panel of
+// whole hot-seat games of both games against `engine replay`; browsing by click and keys (read
+// only: a click on a past position plays nothing); a remote game browsed while the opponent
+// plays, its transcript exported and verified in `/partie` like `engine verify` — and refused
+// with one byte changed or two entries swapped, naming the same entry as `engine verify`; a
+// record with an illegal move refused naming its token; a 10 MB junk file refused at once; and
+// the figure: the viewer's verification of a 500-turn Morris transcript (written by
+// `cargo build --release -p engine --example long_transcript`; skipped when it is not built).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  startRelay, launchBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
+  ENGINE_BIN, MORRIS_GAME, META_GAME,
+} from './harness.mjs';
+import { roomKit } from './rooms.mjs';
+
+const LONG = process.env.LONG_TRANSCRIPT_BIN || path.join(path.dirname(ENGINE_BIN), 'examples', 'long_transcript');
+let relay;
+let browser;
+const ctx = {};
+const { player, createRoom, join, watchBoard, clickAt, playTurn } = roomKit(ctx, { connect: [], latency: [] });
+
+before(async () => {
+  relay = ctx.relay = await startRelay();
+  browser = ctx.browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await relay?.stop();
+});
+
+const READ_ONLY = 'Vous regardez une position passée : « Retour à la partie » pour jouer.';
+// The turns of the history (`data-ply="0"` is its « Début », the start).
+const TURNS = '[data-ply]:not([data-ply="0"])';
+const historyTexts = (page) => page.locator(TURNS).allTextContents();
+
+async function open(p) {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(relay.url + p);
+  return { page, context, errors };
+}
+
+/** The viewer's verdict once it is given: { verified, text, ms }. */
+async function verdict(page) {
+  const v = page.locator('[data-verified]');
+  await v.waitFor();
+  return { verified: await v.getAttribute('data-verified'), text: await v.textContent(), ms: Number(await v.getAttribute('data-check-ms')) };
+}
+
+/** Gives the viewer a file through its picker. */
+async function giveFile(page, name, text) {
+  await page.locator('[data-file]').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+}
+
+test('hot-seat: the history of whole games is engine replay\'s turn list; browse by click and keys, read-only; the viewer replays it', async () => {
+  const { page, context, errors } = await open('/moulin');
+  for (const token of MORRIS_GAME.split(' ')) {
+    for (const p of morrisClicks(token)) await page.locator(`[data-point="${p}"]`).click();
+  }
+  await page.locator('[data-status="won"]').waitFor();
+  const tokens = MORRIS_GAME.split(' ');
+  assert.deepEqual(await historyTexts(page), tokens);
+  assert.equal(engineReplay('morris', (await historyTexts(page)).join(' ')).board, await boardString(page, 'data-point', 24, 'BR'));
+  // The last turn is the current one; the last move is framed on the board.
+  assert.equal(await page.locator('[data-ply][aria-current]').getAttribute('data-ply'), String(tokens.length));
+  assert.equal(await page.locator('.last-frame').count(), 1);
+
+  // A click on turn 5 shows the position after it, read-only.
+  await page.locator('[data-ply="5"]').click();
+  await page.locator('[data-browsing="5"]').waitFor();
+  assert.equal(await boardString(page, 'data-point', 24, 'BR'), engineReplay('morris', tokens.slice(0, 5).join(' ')).board);
+  await screenshot(page, 'history-morris-browsing-desktop');
+  // Keys outside the board: ← → Home End.
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('[data-browsing="4"]').waitFor();
+  assert.equal(await boardString(page, 'data-point', 24, 'BR'), engineReplay('morris', tokens.slice(0, 4).join(' ')).board);
+  await page.keyboard.press('Home');
+  await page.locator('[data-browsing="0"]').waitFor();
+  assert.equal(await page.locator('[data-point][data-piece]').count(), 0);
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.locator(`[data-browsing="${i}"]`).waitFor();
+  }
+  // On a past position the board plays nothing.
+  await page.locator('[data-point="0"]').click();
+  await page.getByText(READ_ONLY).waitFor();
+  assert.equal(await page.locator('main').getAttribute('data-turns'), String(tokens.length));
+  await page.locator('h1').click(); // out of the board, whose arrows are its own
+  await page.keyboard.press('End');
+  await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+  assert.equal(engineReplay('morris', MORRIS_GAME).board, await boardString(page, 'data-point', 24, 'BR'));
+  await page.locator('[data-ply="2"]').click();
+  await page.getByRole('button', { name: 'Retour à la partie' }).click();
+  await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+
+  // The end of the game links to the viewer, with the record and its headers.
+  await page.locator('[data-review]').click();
+  await page.waitForURL(/\/partie#r=/);
+  const v = await verdict(page);
+  assert.equal(v.verified, 'true', v.text);
+  assert.equal(await page.locator('main').getAttribute('data-turns'), String(tokens.length));
+  assert.deepEqual(await historyTexts(page), tokens);
+  await page.keyboard.press('Home');
+  await page.locator('[data-ply-shown="0"]').waitFor();
+  assert.equal(await page.locator('[data-point][data-piece]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // Méta Morpion: the same list, and browsing by keys.
+  const m = await open('/meta-morpion');
+  for (const name of META_GAME.split(' ')) await m.page.locator(`[data-cell="${cell(name)}"]`).click();
+  await m.page.locator('[data-status="won"]').waitFor();
+  assert.deepEqual(await historyTexts(m.page), META_GAME.split(' '));
+  await m.page.locator('[data-ply="10"]').click();
+  await m.page.keyboard.press('ArrowRight');
+  await m.page.locator('[data-browsing="11"]').waitFor();
+  assert.equal(await boardString(m.page, 'data-cell', 81, 'XO'), engineReplay('meta', META_GAME.split(' ').slice(0, 11).join(' ')).cells);
+  assert.deepEqual(m.errors, []);
+  await m.context.close();
+});
+
+test('remote: browsing while the opponent plays; the exported transcript verifies in the viewer, and tampered copies are refused as engine verify refuses them', async () => {
+  const h = await player();
+  const g = await player();
+  const { link } = await createRoom(h.page, 'morris');
+  await join(g.page, h.page, link);
+  await watchBoard(h.page);
+  await watchBoard(g.page);
+  const tokens = MORRIS_GAME.split(' ');
+  const pages = [h.page, g.page];
+  const sel = (t) => morrisClicks(t).map((p) => `[data-point="${p}"]`);
+  for (let i = 0; i < 4; i++) await playTurn(pages[i % 2], pages[1 - i % 2], sel(tokens[i]), 'data-point', 24, 'BR');
+  // The guest (Red) looks back at turn 2 while the host plays turn 5.
+  await g.page.locator('[data-ply="2"]').click();
+  await g.page.locator('[data-browsing="2"]').waitFor();
+  await h.page.locator('main[data-my-turn="true"]').waitFor();
+  for (const s of sel(tokens[4])) await clickAt(h.page, s);
+  await g.page.getByText('Votre adversaire a joué pendant que vous regardiez l\'historique').waitFor();
+  assert.equal(await boardString(g.page, 'data-point', 24, 'BR'), engineReplay('morris', tokens.slice(0, 2).join(' ')).board);
+  assert.equal(await g.page.locator(TURNS).count(), 5);
+  await screenshot(g.page, 'history-remote-browsing-desktop');
+  await g.page.getByRole('button', { name: 'Retour à la partie' }).click();
+  assert.equal(await boardString(g.page, 'data-point', 24, 'BR'), engineReplay('morris', tokens.slice(0, 5).join(' ')).board);
+  await playTurn(g.page, h.page, sel(tokens[5]), 'data-point', 24, 'BR');
+  assert.deepEqual(await historyTexts(h.page), tokens.slice(0, 6));
+
+  await g.page.getByRole('button', { name: 'Exporter la partie' }).click();
+  const download = async (kind) => {
+    const href = await g.page.locator(`[data-export="${kind}"]`).getAttribute('href');
+    return decodeURIComponent(href.slice(href.indexOf(',') + 1));
+  };
+  const transcript = await download('transcript');
+  const record = await download('record');
+  assert.match(record, /^\[Game "morris"\]\n\[MaxTurns "100"\]\n\[Blue "hôte"\]\n\[Red "invité"\]\n\[Date "\d{4}-\d\d-\d\d"\]\n\[Result "\*"\]\n/);
+  assert.equal(JSON.parse(execFileSync(ENGINE_BIN, ['replay'], { input: record }).toString()).turns, 6);
+
+  // The viewer, from the export panel's link.
+  await g.page.locator('[data-viewer-link]').click();
+  await g.page.waitForURL(/\/partie$/);
+  await giveFile(g.page, 'moulin.transcript', transcript);
+  let v = await verdict(g.page);
+  assert.equal(v.verified, 'true', v.text);
+  assert.equal(v.text, 'Transcript vérifié : chaque signature, chaque lien et chaque coup sont valides.');
+  assert.deepEqual(await historyTexts(g.page), tokens.slice(0, 6));
+  const facts = await g.page.locator('.facts').textContent();
+  const story = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString()).room;
+  assert.ok(facts.includes(story.host.fingerprint) && facts.includes(story.guest.fingerprint), facts);
+  assert.match(await g.page.locator('.room-games').textContent(), /Partie 1 : l'hôte joue bleu, l'invité rouge — en cours, 6 tours\./);
+  await screenshot(g.page, 'viewer-transcript-desktop');
+
+  // Tampered copies: refused naming the entry `engine verify` names.
+  const lines = transcript.split('\n');
+  const flip = [...lines];
+  flip[9] = flip[9].slice(0, 40) + (flip[9][40] === '0' ? '1' : '0') + flip[9].slice(41);
+  const swap = [...lines];
+  [swap[7], swap[8]] = [swap[8], swap[7]];
+  for (const [name, bad] of [['flip', flip.join('\n')], ['swap', swap.join('\n')]]) {
+    const cli = spawnSync(ENGINE_BIN, ['verify'], { input: bad });
+    assert.equal(cli.status, 1, name);
+    const { entry } = JSON.parse(cli.stdout.toString());
+    await giveFile(g.page, `${name}.transcript`, bad);
+    await g.page.locator(`[data-verified="false"]:has-text("l'entrée ${entry} est invalide")`).waitFor();
+    assert.ok(entry >= 3, `${name}: ${entry}`);
+  }
+
+  // A record with an illegal move: its token and index, as engine replay.
+  const illegal = '[Game "morris"]\nd6 b4 d6 a1\n';
+  const cli = spawnSync(ENGINE_BIN, ['replay'], { input: illegal });
+  const { index, token } = JSON.parse(cli.stdout.toString());
+  await g.page.locator('[data-paste]').fill(illegal);
+  await g.page.getByRole('button', { name: 'Ouvrir le texte collé' }).click();
+  v = await verdict(g.page);
+  assert.equal(v.verified, 'false');
+  assert.ok(v.text.includes(`(indice ${index}), « ${token} »`), v.text);
+  assert.equal(await g.page.locator(TURNS).count(), 0);
+
+  // 10 MB of junk: refused before reading, at once.
+  const t0 = Date.now();
+  await giveFile(g.page, 'junk.bin', Buffer.alloc(10_000_000, 7));
+  await g.page.locator('[data-verified="false"]:has-text("Fichier refusé : 10,0 Mo")').waitFor({ timeout: 3000 });
+  const junkMs = Date.now() - t0;
+  console.log(`# viewer: 10 MB junk file refused in ${junkMs} ms (picker to verdict)`);
+  assert.deepEqual(h.errors, []);
+  assert.deepEqual(g.errors, []);
+  await h.context.close();
+  await g.context.close();
+});
+
+test('the viewer verifies a 500-turn Morris transcript in the page (figure)', async (t) => {
+  if (!existsSync(LONG)) {
+    t.skip(`${LONG} is not built: cargo build --release -p engine --example long_transcript`);
+    return;
+  }
+  const transcript = execFileSync(LONG, { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  const cli = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString());
+  assert.equal(cli.turns, 500);
+  const { page, context, errors } = await open('/partie');
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    await giveFile(page, `long-${i}.transcript`, transcript);
+    await page.locator(`.hint:has-text("long-${i}.transcript")`).waitFor();
+    const v = await verdict(page);
+    assert.equal(v.verified, 'true', v.text);
+    times.push(v.ms);
+  }
+  assert.equal(await page.locator(TURNS).count(), 500);
+  console.log(`# viewer: 500-turn Morris transcript (${transcript.length} B, ${transcript.split('\n').length - 5} entries) verified in the page in ${times.map((x) => x.toFixed(0)).join(', ')} ms`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
