@@ -235,6 +235,8 @@ fn App() -> Html {
                     <common::Link to={Route::Morris} go={go.clone()}>{ "Jeu du moulin" }</common::Link>
                     <common::Link to={Route::Meta} go={go}>{ "Méta Morpion" }</common::Link>
                 </nav>
+                // The theme's choice, a custom element of index.html: no wasm for it.
+                <theme-switch></theme-switch>
             </header>
             { page }
         </>
