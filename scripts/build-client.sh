@@ -2,7 +2,9 @@
 # Builds the web client in release into client/dist: cargo (wasm32) → wasm-bindgen → wasm-opt,
 # the JavaScript glue minified by esbuild, with content-hashed file names so the relay can cache
 # them for a year; the same for the computer's Web Worker (client/worker), a second wasm that
-# pages fetch only when they need the computer, its JavaScript entry bundled with its glue. Then
+# pages fetch only when they need the computer, its JavaScript entry bundled with its glue; the
+# web manifest and its icons; and the service worker (sw.js), generated with the list of every
+# file to cache for offline use and the build's version, which index.html carries too. Then
 # checks what the page downloads before it can show a board, and the worker, against their size
 # budgets: over one, the build is in client/dist but the script fails, unless given
 # --warn-over-budget (run.sh; see there).
@@ -82,8 +84,18 @@ for b in client remote worker; do
     cp "$work/${b}_bg.wasm" "$dist.new/${name[$b]}_bg.wasm"
 done
 cp client/static/style.css "$dist.new/$style.css"
+# The web manifest and its icons, under fixed names (the manifest names them).
+cp client/static/manifest.webmanifest client/static/icon.svg client/static/icon-*.png "$dist.new/"
+# The service worker caches every file but itself and index.html, under this build's version —
+# a hash of all of them and of both templates — which index.html carries too (client/static/sw.js).
+mapfile -t assets < <(cd "$dist.new" && ls)
+version=$(cd "$dist.new" && cat "${assets[@]}" "$ROOT/client/static/index.html" \
+    "$ROOT/client/static/sw.js" | sha256sum | cut -c1-16)
+asset_list=$(printf '"/%s", ' "${assets[@]}")
 sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{STYLE}}/$style/g; \
-    s/{{WORKER}}/${name[worker]}/g" client/static/index.html >"$dist.new/index.html"
+    s/{{WORKER}}/${name[worker]}/g; s/{{VERSION}}/$version/g" client/static/index.html \
+    >"$dist.new/index.html"
+sed "s|{{VERSION}}|$version|g; s|{{ASSETS}}|${asset_list%, }|" client/static/sw.js >"$dist.new/sw.js"
 rm -rf "$dist"
 mv "$dist.new" "$dist"
 

@@ -1,5 +1,6 @@
 //! The built web client: files from one directory, compressed, with cache headers, and
-//! `index.html` for the client's own routes.
+//! `index.html` for the client's own routes. `index.html` and the service worker `/sw.js` are
+//! revalidated on every use (`no-cache`), hashed names are cached for a year, the rest an hour.
 
 use std::{
     path::{Path, PathBuf},
@@ -28,6 +29,10 @@ const COMPRESSION_LEVEL: i32 = 5;
 const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 const SHORT: HeaderValue = HeaderValue::from_static("public, max-age=3600");
+
+/// The client's service worker (`client/static/sw.js`): like `index.html`, never taken from a
+/// cache without asking, so that a deployment reaches the browsers at their next visit.
+const SERVICE_WORKER: &str = "/sw.js";
 
 /// A content hash in a file name is a run of at least this many hex digits.
 const MIN_HASH_DIGITS: usize = 16;
@@ -118,7 +123,7 @@ async fn serve(State(files): State<Arc<StaticFiles>>, request: Request) -> Respo
                 .headers()
                 .get(header::CONTENT_TYPE)
                 .is_some_and(|ct| ct.as_bytes().starts_with(b"text/html"));
-        let policy = if is_html {
+        let policy = if is_html || path == SERVICE_WORKER {
             NO_CACHE
         } else if is_hashed(file_name(&path)) {
             IMMUTABLE

@@ -90,6 +90,11 @@ fn client_build() -> TempDir {
     );
     write("favicon.png", b"\x89PNG\r\n\x1a\n");
     write("robots.txt", b"User-agent: *\n");
+    write("sw.js", b"self.addEventListener('fetch', () => {});\n");
+    write(
+        "manifest.webmanifest",
+        br#"{"name": "Moulin", "start_url": "/"}"#,
+    );
     dir
 }
 
@@ -305,6 +310,22 @@ async fn index_is_served_and_never_cached_stale() {
 }
 
 #[tokio::test]
+async fn the_service_worker_is_javascript_and_never_cached_stale() {
+    let build = client_build();
+    let server = Server::start(&build.0).await;
+    let reply = get(server.addr, "/sw.js", &[]).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("text/javascript"));
+    assert_eq!(reply.header("cache-control"), Some("no-cache"));
+    // Revalidation answers 304 with the same policy, so no proxy keeps an old worker.
+    let etag = reply.header("etag").unwrap().to_owned();
+    let reply = get(server.addr, "/sw.js", &[("If-None-Match", &etag)]).await;
+    assert_eq!(reply.status, 304);
+    assert_eq!(reply.header("cache-control"), Some("no-cache"));
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn hashed_assets_have_their_mime_type_and_are_immutable() {
     let build = client_build();
     let server = Server::start(&build.0).await;
@@ -338,6 +359,7 @@ async fn other_files_have_their_mime_type_and_a_short_cache() {
         ("/logo.svg", "image/svg+xml"),
         ("/favicon.png", "image/png"),
         ("/robots.txt", "text/plain"),
+        ("/manifest.webmanifest", "application/manifest+json"),
     ] {
         let reply = get(server.addr, path, &[]).await;
         assert_eq!(reply.status, 200, "{path}");

@@ -46,7 +46,9 @@ async function open(route, viewport = DESKTOP, init = null) {
   const page = await context.newPage();
   const requests = [];
   const errors = [];
-  context.on('request', (r) => requests.push(r.url()));
+  // The page's requests and its workers': not the service worker's, which caches the whole site
+  // in the background for offline use, the computer's worker included (offline.test.mjs).
+  context.on('request', (r) => { if (!r.serviceWorker()) requests.push(r.url()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(relay.url + route);

@@ -13,9 +13,10 @@ export const ENGINE_BIN = process.env.ENGINE_BIN || path.join(TARGET, 'release',
 export const STATIC_DIR = process.env.STATIC_DIR || path.join(ROOT, 'client', 'dist');
 export const SHOTS = process.env.SCREENSHOT_DIR || path.join(TARGET, 'screenshots');
 
-/** Starts the relay on `addr` (a free loopback port by default); resolves with { url, stop }. */
-export async function startRelay(extraArgs = [], addr = '127.0.0.1:0') {
-  const child = spawn(RELAY_BIN, ['--addr', addr, '--static-dir', STATIC_DIR, ...extraArgs], {
+/** Starts the relay on `addr` (a free loopback port by default) serving the client built in
+ * `staticDir`; resolves with { url, stop }. */
+export async function startRelay(extraArgs = [], addr = '127.0.0.1:0', staticDir = STATIC_DIR) {
+  const child = spawn(RELAY_BIN, ['--addr', addr, '--static-dir', staticDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
   });

@@ -198,6 +198,25 @@ for bundle in client remote worker style; do
     grep -q "\"/\{0,1\}$bundle-[0-9a-f]\{16\}" "$M/repo/client/dist/index.html" 2>/dev/null ||
         PROBLEMS+=("index.html does not name the $bundle files")
 done
+# The web manifest, its icons and the service worker; the worker caches every other file of the
+# build, index.html apart, under the version index.html carries.
+for file in manifest.webmanifest icon.svg icon-192.png icon-512.png icon-maskable-512.png sw.js; do
+    expect_file "repo/client/dist/$file"
+done
+version=$(sed -n 's|.*<meta name="build" content="\([0-9a-f]\{16\}\)">.*|\1|p' \
+    "$M/repo/client/dist/index.html" 2>/dev/null || true)
+[ -n "$version" ] || PROBLEMS+=("index.html carries no build version")
+grep -q "^const VERSION = \"$version\";" "$M/repo/client/dist/sw.js" 2>/dev/null ||
+    PROBLEMS+=("sw.js is not of the version index.html names (${version:-none})")
+for file in "$M"/repo/client/dist/*; do
+    case ${file##*/} in
+    index.html | sw.js) ;;
+    *) grep -q "\"/${file##*/}\"" "$M/repo/client/dist/sw.js" 2>/dev/null ||
+        PROBLEMS+=("sw.js does not cache ${file##*/}") ;;
+    esac
+done
+! grep -q '{{' "$M/repo/client/dist/index.html" "$M/repo/client/dist/sw.js" 2>/dev/null ||
+    PROBLEMS+=("a {{PLACEHOLDER}} is left in index.html or sw.js")
 worker=$(sed -n 's|.*data-worker="/\(worker-[0-9a-f]*\)\.js".*|\1|p' "$M/repo/client/dist/index.html" 2>/dev/null || true)
 expect_file "repo/client/dist/${worker:-no-worker-in-index.html}.js"
 expect_file "repo/client/dist/${worker:-no-worker-in-index.html}_bg.wasm"

@@ -145,9 +145,14 @@ fn MorrisPoint(props: &MorrisPointProps) -> Html {
             if was_taken {
                 <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
             }
-            if piece.is_some() {
+            if let Some(pl) = piece {
                 <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
-                <circle class="piece-shine" cx={(x - 8).to_string()} cy={(y - 9).to_string()} r="9" />
+                // Besides the colour, a mark as in Meta: × on Blue's pieces, ○ on Red's.
+                <path class="piece-mark" d={if pl == Player::Blue {
+                    format!("M{} {}l18 18m0 -18l-18 18", x - 9, y - 9)
+                } else {
+                    format!("M{} {}a11 11 0 1 0 22 0a11 11 0 1 0 -22 0", x - 11, y)
+                }} />
             } else if !is_dest {
                 <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
             }

@@ -246,6 +246,8 @@ fn App() -> Html {
                     <common::Link to={Route::Meta} go={go.clone()}>{ "Méta Morpion" }</common::Link>
                     <common::Link to={Route::Viewer} go={go}>{ "Visionneuse" }</common::Link>
                 </nav>
+                // The theme's choice, a custom element of index.html: no wasm for it.
+                <theme-switch></theme-switch>
             </header>
             { page }
         </>
