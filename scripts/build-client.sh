@@ -36,8 +36,8 @@ wasm_opt() { # wasm-opt LEVEL IN OUT [OPTION…], with the features rustc enable
 }
 
 # The site is two bundles of the client crate (docs/architecture.md, « Two bundles »): `client`
-# — home, hot-seat and computer pages (feature `local`) — and `remote` — lobby and room (feature
-# `remote`); index.html loads the one a page's path needs. Each: cargo → wasm-bindgen → wasm-opt
+# — home, hot-seat, computer, lobby and viewer pages (feature `local`) — and `remote` — the room
+# (feature `remote`); index.html loads the one a page's path needs. Each: cargo → wasm-bindgen → wasm-opt
 # → esbuild, into $work/NAME.js and $work/NAME_bg.wasm.
 build_bundle() { # NAME FEATURE
     step "Building the $1 bundle (release, wasm32, feature $2)"
@@ -107,9 +107,9 @@ done
 # One line per budgeted set of files; every budget is reported before failing. A page loads
 # one bundle: the budget is per bundle.
 over=""
-check_budget "home, hot-seat and computer pages' initial wasm + JS (client)" "$BUNDLE_BUDGET_BYTES" \
+check_budget "the other pages' initial wasm + JS (client)" "$BUNDLE_BUDGET_BYTES" \
     "$dist/${name[client]}_bg.wasm" "$dist/${name[client]}.js" || over=1
-check_budget "remote pages' initial wasm + JS (remote)" "$BUNDLE_BUDGET_BYTES" \
+check_budget "the rooms' initial wasm + JS (remote)" "$BUNDLE_BUDGET_BYTES" \
     "$dist/${name[remote]}_bg.wasm" "$dist/${name[remote]}.js" || over=1
 check_budget "worker wasm" "$WORKER_BUDGET_BYTES" "$dist/${name[worker]}_bg.wasm" || over=1
 if [ -n "$over" ]; then

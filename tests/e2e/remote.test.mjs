@@ -242,9 +242,10 @@ test('join by code; malformed link, other game and full room get clear messages'
   await watchBoard(h.page);
   await watchBoard(g.page);
   await playTurn(h.page, g.page, ['[data-cell="40"]'], 'data-cell', 81, 'XO');
-  // The remote pages load the remote bundle only (docs/architecture.md, « Two bundles »).
+  // The lobby is in the `client` bundle, the room loads the `remote` one (docs/architecture.md,
+  // « Two bundles »), each once.
   const bundles = loaded.filter((p) => /^\/(client|remote|worker)-[0-9a-f]{16}/.test(p)).map((p) => p.slice(1, 7)).sort();
-  assert.deepEqual(bundles, ['remote', 'remote'], loaded.join(' '));
+  assert.deepEqual(bundles, ['client', 'client', 'remote', 'remote'], loaded.join(' '));
 
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
   // relay says the room is full.
@@ -266,7 +267,8 @@ test('join by code; malformed link, other game and full room get clear messages'
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has
   // gone and the copy reaches the host, both sessions find two signed entries with one number:
   // a fork, proved by signatures, and the game is suspended on both sides.
-  const forked = await player();
+  // No service worker: the requests it would send for the page escape `page.route`.
+  const forked = await player(DESKTOP, { serviceWorkers: 'block' });
   let release;
   const held = new Promise((r) => { release = r; });
   for (const url of ['**/ice-servers', '**/ws/*']) {

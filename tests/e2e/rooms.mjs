@@ -9,10 +9,15 @@ import { boardString, DESKTOP } from './harness.mjs';
 export function roomKit(ctx, figures) {
   /**
    * A player: its own context (own storage, own everything). `init` is a script every page of
-   * the context runs first.
+   * the context runs first; `serviceWorkers: 'block'` keeps the site's service worker out (a
+   * page it controls sends its requests past `page.route`).
    */
-  async function player(viewport = DESKTOP, { init } = {}) {
-    const context = await ctx.browser.newContext({ viewport, ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}) });
+  async function player(viewport = DESKTOP, { init, serviceWorkers } = {}) {
+    const context = await ctx.browser.newContext({
+      viewport,
+      ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}),
+      ...(serviceWorkers ? { serviceWorkers } : {}),
+    });
     if (init) await context.addInitScript(init);
     return tab(context);
   }

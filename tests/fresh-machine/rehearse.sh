@@ -180,8 +180,8 @@ expect_calls \
     "esbuild */worker-entry.js --bundle --minify *" \
     "cargo build --release -p signaling" \
     "signaling --static-dir repo/client/dist --addr 127.0.0.1:0"
-expect_output stdout "home, hot-seat and computer pages' initial wasm + JS (client): * B gzipped, within its budget of 250000 B (*%)"
-expect_output stdout "remote pages' initial wasm + JS (remote): * B gzipped, within its budget of 250000 B (*%)"
+expect_output stdout "the other pages' initial wasm + JS (client): * B gzipped, within its budget of 250000 B (*%)"
+expect_output stdout "the rooms' initial wasm + JS (remote): * B gzipped, within its budget of 250000 B (*%)"
 expect_output stdout "worker wasm: * B gzipped, within its budget of 120000 B (*%)"
 expect_file repo/client/dist/index.html
 # Every file index.html names is in client/dist.
@@ -283,8 +283,8 @@ verdict "a user without sudo: says root is needed, in which step"
 new_machine over-budget
 run_script REHEARSAL_WASM_BYTES=260000 scripts/build-client.sh
 expect_status 1
-expect_output stderr "error: home, hot-seat and computer pages' initial wasm + JS (client): * B gzipped, over its budget of 250000 B by * B"
-expect_output stderr "error: remote pages' initial wasm + JS (remote): * B gzipped, over its budget of 250000 B by * B"
+expect_output stderr "error: the other pages' initial wasm + JS (client): * B gzipped, over its budget of 250000 B by * B"
+expect_output stderr "error: the rooms' initial wasm + JS (remote): * B gzipped, over its budget of 250000 B by * B"
 expect_output stderr "error: worker wasm: * B gzipped, over its budget of 120000 B by * B"
 expect_output stderr "error: the client is over its size budget (see above) (step « Size budget *»)"
 verdict "a client over its size budget: build-client.sh (and so test.sh) fails"

@@ -5,7 +5,7 @@
 use super::{navigate, Route};
 use crate::model::text;
 use crate::model::NewGameDialog;
-use engine::{Direction, Player};
+use engine::{Direction, GameKind, Player};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -286,4 +286,12 @@ pub fn follow_focus(board: &NodeRef, selector: &str) {
 /// A short label for a player's pieces: « pion bleu ».
 pub fn piece_label(p: Player) -> String {
     format!("pion {}", text::colour(p))
+}
+
+/// The name of a game, as the pages title it.
+pub fn game_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Morris => "Jeu du moulin",
+        GameKind::Meta => "Méta Morpion",
+    }
 }

@@ -1,21 +1,13 @@
 //! `/moulin/distance`, `/meta-morpion/distance`: create a room (the host picks the Morris
 //! limit) or join one with a short code.
 
-use super::common::{LimitField, Link as PageLink};
+use super::common::{game_name, LimitField, Link as PageLink};
 use super::{browser, navigate_with_fragment, Route};
 use crate::model::parse_limit;
 use engine::morris::DEFAULT_MAX_TURNS;
 use engine::session::{Config, Invite, Session};
 use engine::GameKind;
 use yew::prelude::*;
-
-/// The name of a game, as the pages title it.
-pub fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Morris => "Jeu du moulin",
-        GameKind::Meta => "Méta Morpion",
-    }
-}
 
 /// Creates the host's room: keys, code, session kept in this browser under the room's key.
 /// Returns the fragment of the room page.
@@ -27,7 +19,7 @@ fn create_room(kind: GameKind, max_turns: u16) -> Result<String, &'static str> {
         .map_err(|_| "Impossible de créer le salon.")?;
     let session = Session::host(invite.clone(), seed, Config::default(), browser::now_ms())
         .map_err(|_| "Impossible de créer le salon.")?;
-    super::room::keep_seat(kind, &invite.room_name(), &session.save_text());
+    super::seats::keep_seat(kind, &invite.room_name(), &session.save_text());
     Ok(invite.to_fragment())
 }
 

@@ -11,7 +11,7 @@ mod computer;
 mod history;
 #[cfg(feature = "local")]
 mod home;
-#[cfg(feature = "remote")]
+#[cfg(feature = "local")]
 mod lobby;
 #[cfg(feature = "local")]
 mod meta;
@@ -21,6 +21,7 @@ mod morris;
 mod page;
 #[cfg(feature = "remote")]
 mod room;
+mod seats;
 #[cfg(feature = "local")]
 mod viewer;
 
@@ -69,11 +70,11 @@ impl Route {
         }
     }
 
-    /// The bundle that shows the route: the remote pages' (`remote`) or the others' (`local`).
-    /// `client/static/index.html` loads the one its path needs (`remote_paths` keeps the two
-    /// lists equal).
+    /// The bundle that shows the route: the rooms' (`remote`) or the other pages' (`local`,
+    /// the lobby included). `client/static/index.html` loads the one its path needs
+    /// (`client/tests/bundles.rs` keeps its list equal to these routes).
     pub fn remote(self) -> bool {
-        matches!(self, Route::Lobby(_) | Route::Room(_))
+        matches!(self, Route::Room(_))
     }
 
     /// True when this bundle shows the route; the other's routes are reached by loading the page.
@@ -220,7 +221,7 @@ fn App() -> Html {
         }
         #[cfg(feature = "local")]
         Route::Viewer => html! { <viewer::ViewerPage /> },
-        #[cfg(feature = "remote")]
+        #[cfg(feature = "local")]
         Route::Lobby(kind) => html! { <lobby::Lobby {kind} go={go.clone()} /> },
         // Keyed by the URL so that opening another invitation builds a new room.
         #[cfg(feature = "remote")]

@@ -1,7 +1,8 @@
 //! What the room page says when it cannot open: a damaged link, a link for the other game, an
 //! unreadable saved seat, a browser without a secure random source.
 
-use super::super::lobby::game_name;
+use super::super::common::game_name;
+use super::super::seats;
 use super::super::{navigate_with_fragment, Route};
 use super::open::old_storage_key;
 use super::parts::lobby_link;
@@ -63,7 +64,7 @@ pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
             {
                 let key = key.clone();
                 let onclick = Callback::from(move |_: MouseEvent| {
-                    web::forget_lasting(&key);
+                    seats::forget_lasting(&key);
                     web::forget(old_storage_key(kind));
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().reload();

@@ -9,13 +9,12 @@ mod runner;
 mod tab;
 mod web;
 
-pub use open::keep_seat;
 pub use tab::RoomPage;
 
 use super::boards::{MetaBoard, MorrisBoard};
+use super::common::game_name;
 use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel, listen_keys};
-use super::lobby::game_name;
 use super::{browser, Route};
 use crate::model::room::view::BoardView;
 use crate::model::room::{Event, Input, View};

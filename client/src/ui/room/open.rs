@@ -2,6 +2,7 @@
 //! room (in `localStorage`, per room), the model, and its event loop.
 
 use super::super::browser;
+use super::super::seats::{self, keep_seat, seat_key};
 use super::errors::RoomError;
 use super::runner::Runner;
 use super::web;
@@ -20,25 +21,6 @@ pub fn old_storage_key(kind: GameKind) -> &'static str {
         GameKind::Morris => "moulin-online-seat-v1",
         GameKind::Meta => "meta-morpion-online-seat-v1",
     }
-}
-
-/// The family of the browser's storage keys that hold seats of a game.
-pub fn seat_prefix(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Morris => "moulin-seat-v2:",
-        GameKind::Meta => "meta-morpion-seat-v2:",
-    }
-}
-
-/// The browser's storage key of the seat this browser holds in a room (kept when the tab closes:
-/// opening the link again rejoins the same seat).
-pub fn seat_key(kind: GameKind, room: &str) -> String {
-    format!("{}{room}", seat_prefix(kind))
-}
-
-/// Keeps the seat of a room in the browser's storage.
-pub fn keep_seat(kind: GameKind, room: &str, text: &str) {
-    web::store_lasting(seat_prefix(kind), &seat_key(kind, room), text);
 }
 
 /// A room ready to run: the model, the way in for events, and the figure of the first meeting.
@@ -72,7 +54,7 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
     let old = web::stored(old_storage_key(kind))
         .and_then(|t| Saved::from_text(&t).ok())
         .filter(|s| s.invite.room == invite.room);
-    let saved = match (web::stored_lasting(&key), old) {
+    let saved = match (seats::stored_lasting(&key), old) {
         (Some(t), _) => Some(Saved::from_text(&t).map_err(|_| RoomError::BadSave(key.clone()))?),
         (None, old) => old,
     };

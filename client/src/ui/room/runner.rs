@@ -4,6 +4,7 @@
 //! between events the page sleeps.
 
 use super::super::browser;
+use super::super::seats;
 use super::web;
 use crate::model::room::{Effect, Input, RoomModel};
 use client_net::{IceServer, Input as Net, Link, LinkEvent, PeerId};
@@ -151,7 +152,7 @@ impl Runner {
         let room = self.model.borrow().session().invite().room_name();
         if !from_peer {
             self.later.borrow_mut().take();
-            super::keep_seat(kind, &room, &text);
+            seats::keep_seat(kind, &room, &text);
             return;
         }
         let first = self.later.borrow_mut().replace(text).is_none();
@@ -159,7 +160,7 @@ impl Runner {
             let later = self.later.clone();
             browser::soon(move || {
                 if let Some(text) = later.borrow_mut().take() {
-                    super::keep_seat(kind, &room, &text);
+                    seats::keep_seat(kind, &room, &text);
                 }
             });
         }
@@ -184,7 +185,7 @@ impl Runner {
                 Effect::Forget => {
                     self.later.borrow_mut().take();
                     let room = self.model.borrow().session().invite().room_name();
-                    web::forget_lasting(&super::open::seat_key(self.kind, &room));
+                    seats::forget_lasting(&seats::seat_key(self.kind, &room));
                 }
                 Effect::Connect => {
                     *link = None;

@@ -2,7 +2,6 @@
 //! seats, a lock between tabs, the closing of WebRTC connections, and the relay's HTTP answers
 //! (`fetch`). They live apart from `ui::browser` so the other pages' bundle leaves them out.
 
-use super::super::browser::now_ms;
 use client_net::{IceServer, Refusal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -19,53 +18,6 @@ pub fn stored(key: &str) -> Option<String> {
 /// Forgets a key of this tab's storage.
 pub fn forget(key: &str) {
     if let Some(st) = session_storage() {
-        let _ = st.remove_item(key);
-    }
-}
-
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-/// Saved seats kept in the browser at most; beyond, the least recently saved are forgotten.
-pub const MAX_SEATS: usize = 40;
-
-/// The text kept under a key of the browser's storage (shared by its tabs, kept when they
-/// close) by [`store_lasting`].
-pub fn stored_lasting(key: &str) -> Option<String> {
-    let value = local_storage()?.get_item(key).ok()??;
-    let (_, text) = value.split_once(' ')?;
-    Some(text.to_string())
-}
-
-/// Keeps text under a key of the browser's storage, with the time, and forgets the oldest keys
-/// of the same family (`prefix`) beyond [`MAX_SEATS`]. A full storage keeps the previous value.
-pub fn store_lasting(prefix: &str, key: &str, text: &str) {
-    let Some(st) = local_storage() else { return };
-    if st.set_item(key, &format!("{} {text}", now_ms())).is_err() {
-        return;
-    }
-    let len = st.length().unwrap_or(0);
-    let mut family: Vec<(u64, String)> = (0..len)
-        .filter_map(|i| st.key(i).ok().flatten())
-        .filter(|k| k.starts_with(prefix))
-        .filter_map(|k| {
-            let v = st.get_item(&k).ok()??;
-            let t = v.split(' ').next()?.parse().unwrap_or(0);
-            Some((t, k))
-        })
-        .collect();
-    if family.len() > MAX_SEATS {
-        family.sort();
-        for (_, k) in &family[..family.len() - MAX_SEATS] {
-            let _ = st.remove_item(k);
-        }
-    }
-}
-
-/// Forgets a key of the browser's storage.
-pub fn forget_lasting(key: &str) {
-    if let Some(st) = local_storage() {
         let _ = st.remove_item(key);
     }
 }
