@@ -5,8 +5,9 @@
 //! Headers say what the record is, `[Name "value"]` one a line before the turns (see
 //! [`header_lines`]): `Game` (`morris` or `meta`), `MaxTurns` (Morris, 1–500), `Blue`, `Red`,
 //! `Date`, `Result` (`1-0`, `0-1`, `1/2-1/2`, `*`) and `Reason`. [`Setup::read`] checks the
-//! ones that decide the game (`Game`, `MaxTurns`, `Result`); other lines starting with `[` are
-//! skipped, as before.
+//! ones that decide the game (`Game`, `MaxTurns`); the others are for people to read, never an
+//! error (the moves decide the result), and other lines starting with `[` are skipped, as
+//! before.
 //!
 //! ```
 //! use engine::{Game, meta::Meta, record};
@@ -17,7 +18,7 @@
 //! assert_eq!((err.index, err.token.as_str()), (1, "e5"));
 //! ```
 
-use crate::{AnyGame, Game, GameKind, Illegal, Outcome, ParseError, Player};
+use crate::{AnyGame, Game, GameKind, Illegal, ParseError, Player};
 use std::fmt;
 
 /// The first bad token of a record.
@@ -172,13 +173,10 @@ impl Setup {
                         .ok_or_else(|| bad(format!("turn limit {value:?} is not 1–500")))?;
                     s.max_turns = Some((n, line));
                 }
-                "Result" if s.result.is_some() => return Err(bad("a second Result header".into())),
-                "Result" => {
-                    if !["1-0", "0-1", "1/2-1/2", "*"].contains(&value) {
-                        return Err(bad(format!(
-                            "result {value:?} is not 1-0, 0-1, 1/2-1/2 or *"
-                        )));
-                    }
+                // Information only: the first well-formed one is kept for display.
+                "Result"
+                    if s.result.is_none() && ["1-0", "0-1", "1/2-1/2", "*"].contains(&value) =>
+                {
                     s.result = Some((value.to_string(), line));
                 }
                 _ => {}
@@ -235,24 +233,6 @@ impl Setup {
             line: self.max_turns.map_or(0, |(_, l)| l),
             message: e.to_string(),
         })
-    }
-
-    /// Checks the `Result` header against the game replayed: a game the rules ended must have
-    /// its result; one they did not end may say `*` or how the players ended it (a resignation,
-    /// an agreed draw…).
-    pub fn check_result(&self, end: Option<Outcome>) -> Result<(), HeaderError> {
-        match (&self.result, end) {
-            (Some((written, line)), Some(o)) if *written != result_text(Some(o.winner)) => {
-                Err(HeaderError {
-                    line: *line,
-                    message: format!(
-                        "the Result header says {written} but the game ends {}",
-                        result_text(Some(o.winner))
-                    ),
-                })
-            }
-            _ => Ok(()),
-        }
     }
 }
 
@@ -343,9 +323,6 @@ pub fn replay_all(
         positions.push(game.clone());
         written.push(token.to_string());
     }
-    setup
-        .check_result(game.outcome())
-        .map_err(RecordError::Header)?;
     Ok(Replayed {
         setup,
         positions,
@@ -406,13 +383,15 @@ mod tests {
             e,
             RecordError::Header(HeaderError { line: 2, .. })
         ));
-        // A result the game does not reach.
-        let lie = text.replace("1/2-1/2", "1-0");
-        let e = replay_all(&lie, None, None).unwrap_err();
-        assert!(
-            matches!(e, RecordError::Header(HeaderError { line: 4, .. })),
-            "{e:?}"
-        );
+        // The moves decide the result: a Result header is information, even a wrong one, a
+        // second one or a malformed one (the first well-formed one is kept for display).
+        for other in ["1-0", "*", "2-0"] {
+            let lie = text.replace("1/2-1/2", other) + "[Result \"0-1\"]\n";
+            let r = replay_all(&lie, None, None).unwrap();
+            assert!(r.positions[6].is_over());
+            let kept = if other == "2-0" { "0-1" } else { other };
+            assert_eq!(r.setup.result.as_ref().map(|(v, _)| v.as_str()), Some(kept));
+        }
         // Without headers the game must be given.
         assert!(matches!(
             replay_all("e5 e4", None, None),
@@ -428,7 +407,6 @@ mod tests {
             "[Game \"chess\"]",
             "[MaxTurns \"0\"]",
             "[Game \"meta\"]\n[MaxTurns \"9\"]",
-            "[Result \"2-0\"]",
             "[Game \"meta\"]\n[Game \"meta\"]",
         ] {
             assert!(
