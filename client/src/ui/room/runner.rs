@@ -91,7 +91,15 @@ impl Runner {
                 .await
             };
             let input = match woken {
-                Woken::Link(LinkEvent::Peer(id, up)) => Input::Net(Net::Peer(id, up)),
+                Woken::Link(LinkEvent::Peer(id, up)) => {
+                    if !up {
+                        // matchbox leaves a departed peer's WebRTC connection open (it only
+                        // fails, ~30 s later). A room holds two: the one that left was our only
+                        // peer, and the next one's connection starts after this.
+                        web::close_peer_connections();
+                    }
+                    Input::Net(Net::Peer(id, up))
+                }
                 Woken::Link(LinkEvent::Packet(id, bytes)) => Input::Net(Net::Packet(id, bytes)),
                 Woken::Link(LinkEvent::Closed) => {
                     link = None;
