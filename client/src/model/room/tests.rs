@@ -30,17 +30,21 @@ impl Pair {
             p.input(side, Net::Wake);
             p.input(side, Net::Joined);
         }
-        // Both channels open before either side's first message arrives, as with matchbox.
+        p.open_channels();
+        p
+    }
+
+    /// Both channels open before either side's first message arrives, as with matchbox.
+    fn open_channels(&mut self) {
         let opened = [
-            p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
-            p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
+            self.rooms[0].update(Input::Net(Net::Peer(1, true)), self.now),
+            self.rooms[1].update(Input::Net(Net::Peer(0, true)), self.now),
         ];
         let mut queue = Vec::new();
         for (side, effects) in opened.into_iter().enumerate() {
-            p.carry(side, effects, &mut queue);
+            self.carry(side, effects, &mut queue);
         }
-        p.run(queue);
-        p
+        self.run(queue);
     }
 
     /// Feeds one input to a side and carries every message it causes, both ways.
@@ -468,15 +472,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
     p.rooms[1] = RoomModel::new(Session::guest(invite, [9; 32], Config::default(), p.now));
     p.input(1, Net::Wake);
     p.input(1, Net::Joined);
-    let opened = [
-        p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
-        p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
-    ];
-    let mut queue = Vec::new();
-    for (side, effects) in opened.into_iter().enumerate() {
-        p.carry(side, effects, &mut queue);
-    }
-    p.run(queue);
+    p.open_channels();
 
     let (newcomer, host) = (p.view(1), p.view(0));
     assert_eq!(newcomer.standing.as_ref().map(|s| s.kind), Some("knocking"));
