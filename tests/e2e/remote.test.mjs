@@ -211,13 +211,15 @@ test('a complete Méta Morpion game through an invite link, on a phone and a des
   await host.getByRole('dialog').getByRole('button', { name: 'Abandonner' }).click();
   await guest.locator('[data-status="won"][data-winner="0"]').waitFor();
   assert.match(await guest.locator('[data-status]').textContent(), /Bleu \(vous\) gagne : Rouge abandonne/);
-  assert.deepEqual(g.errors, []);
+  // While the relay was down, the page's questions to it were refused: the browser logs them.
+  const refused = /Failed to load resource: net::ERR_CONNECTION_REFUSED|WebSocket/;
+  assert.deepEqual(g.errors.filter((e) => !refused.test(e)), []);
   // The guest closes its tab: the host sees it away, with the seat's countdown.
   await g.context.close();
   await host.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
   assert.match(await host.locator('[data-presence]').textContent(), /sa place est gardée encore (5:00|4:[45]\d)\./);
   await screenshot(host, 'remote-meta-away-desktop');
-  assert.deepEqual(h.errors.filter((e) => !/WebSocket/.test(e)), []);
+  assert.deepEqual(h.errors.filter((e) => !refused.test(e)), []);
   await h.context.close();
 });
 
