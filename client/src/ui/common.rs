@@ -213,8 +213,8 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
     };
     html! {
         <div class="backdrop" onkeydown={on_key}>
-            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title" novalidate=true
-                onsubmit={on_submit} ref={form}>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title">
+            <form novalidate=true onsubmit={on_submit} ref={form}>
                 <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
                 <p>{ "La partie en cours sera abandonnée." }</p>
                 { props.children.clone() }
@@ -232,6 +232,7 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
                     </button>
                 </div>
             </form>
+            </div>
         </div>
     }
 }

@@ -13,9 +13,7 @@ pub use tab::RoomPage;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
-use super::common::{
-    board_key, follow_focus, Announcer, BoardKey, LimitField, PlayerCard, Status,
-};
+use super::common::{board_key, follow_focus, Announcer, BoardKey, LimitField, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel, listen_keys};
 use super::{browser, Route};
 use crate::model::room::view::BoardView;

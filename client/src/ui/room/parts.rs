@@ -174,8 +174,8 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
     };
     html! {
         <div class="backdrop" onkeydown={on_key}>
-            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title"
-                novalidate=true onsubmit={on_submit}>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title">
+            <form novalidate=true onsubmit={on_submit}>
                 <h2 id="local-title">{ d.title }</h2>
                 <p>{ d.body }</p>
                 if let Some((value, error)) = d.limit.clone() {
@@ -190,6 +190,7 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
                     <button type="button" class="button secondary" onclick={on_click(act, Event::Cancel)}>{ "Annuler" }</button>
                 </FocusFirst>
             </form>
+            </div>
         </div>
     }
 }
