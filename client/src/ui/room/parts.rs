@@ -9,7 +9,6 @@ use crate::model::room::view::{
 };
 use crate::model::room::{text, Event};
 use engine::GameKind;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// A callback that sends a fixed event on click.
