@@ -5,6 +5,7 @@
 
 use super::computer::{Computer, Effect, Input, Side};
 use super::history::{Browse, HistoryView, Nav, READ_ONLY};
+use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
 use engine::ai::Level;
@@ -52,6 +53,8 @@ pub struct Model {
     pub computer: Computer<Meta>,
     /// The position shown: live, or a past one (read-only).
     pub browse: Browse,
+    /// The moves in words, for the live region.
+    pub speech: Speech,
 }
 
 impl Default for Model {
@@ -79,6 +82,7 @@ impl Model {
             dialog: None,
             computer,
             browse: Browse::default(),
+            speech: Speech::default(),
         }
     }
 
@@ -122,6 +126,7 @@ impl Model {
     /// Handles one event; says what the page must do.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         let effects = self.handle(event);
+        self.speech.heard(&self.table);
         self.browse.fit_to(&self.table);
         effects
     }
@@ -164,6 +169,7 @@ impl Model {
             Event::ConfirmNewGame => {
                 if self.dialog.take().is_some() {
                     self.table.reset(Meta::new());
+                    self.speech.restart(&self.table);
                     self.notice = None;
                     self.browse = Browse::default();
                     self.computer.start();

@@ -9,6 +9,7 @@ pub mod morris;
 #[cfg(feature = "remote")]
 pub mod room;
 pub mod selection;
+pub mod speech;
 pub mod text;
 pub mod viewer;
 

@@ -6,6 +6,7 @@
 use super::computer::{Computer, Effect, Input, Side};
 use super::history::{Browse, HistoryView, Nav, READ_ONLY};
 use super::selection::{self, Click};
+use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
 use engine::ai::Level;
@@ -63,6 +64,8 @@ pub struct Model {
     pub computer: Computer<Morris>,
     /// The position shown: live, or a past one (read-only).
     pub browse: Browse,
+    /// The moves in words, for the live region.
+    pub speech: Speech,
 }
 
 impl Default for Model {
@@ -94,6 +97,7 @@ impl Model {
             dialog: None,
             computer,
             browse: Browse::default(),
+            speech: Speech::default(),
         }
     }
 
@@ -140,6 +144,7 @@ impl Model {
     /// Handles one event; says what the page must do.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         let effects = self.handle(event);
+        self.speech.heard(&self.table);
         // The live game may have changed (an undo, a new game, the computer's turn): a past
         // position still shown stays, one taken back gives way to the live game.
         self.browse.fit_to(&self.table);
@@ -187,6 +192,7 @@ impl Model {
                         self.limit_text = game.max_turns().to_string();
                         self.limit_error = None;
                         self.table.reset(game);
+                        self.speech.restart(&self.table);
                         self.selected = None;
                         self.notice = None;
                         self.dialog = None;
@@ -507,6 +513,36 @@ mod tests {
         assert_eq!(m.shown(), &Morris::new());
         m.update(Event::History(Nav::Live));
         assert_eq!(m.shown().turns(), 2);
+    }
+
+    #[test]
+    fn the_live_region_tells_both_sides_moves_against_the_computer() {
+        let mut m = Model::against_computer(1);
+        let effects = m.update(Event::Activate(p("d6")));
+        assert_eq!(m.speech.text, "Bleu pose en d6.");
+        let [Effect::Ask(ask)] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        let reply = Input::Reply {
+            token: ask.token,
+            turn: "b4".into(),
+            nodes: 1,
+            search_ms: 1,
+            reply_ms: 1,
+        };
+        m.update(Event::Computer(reply));
+        assert_eq!(m.speech.text, "Rouge pose en b4.");
+        // Undo takes back the computer's answer and the player's turn.
+        m.update(Event::Undo);
+        assert_eq!(m.speech.text, "Tours annulés. Au tour de Bleu.");
+        m.update(Event::AskNewGame);
+        let serial = m.speech.serial;
+        m.update(Event::CancelNewGame);
+        assert_eq!(m.speech.serial, serial, "a cancelled dialog says nothing");
+        m.update(Event::Activate(p("a7")));
+        m.update(Event::AskNewGame);
+        m.update(Event::ConfirmNewGame);
+        assert_eq!(m.speech.text, crate::model::speech::NEW_GAME);
     }
 
     #[test]

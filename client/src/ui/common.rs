@@ -95,7 +95,7 @@ pub fn Status(props: &StatusProps) -> Html {
     );
     html! {
         <div class="status-area">
-            <p {class} data-status={status} data-winner={winner} aria-live="polite">
+            <p {class} data-status={status} data-winner={winner}>
                 { props.text.clone() }
             </p>
             if let Some(n) = &props.notice {
@@ -193,15 +193,8 @@ pub struct DialogProps {
 /// The « Nouvelle partie » confirmation. Escape or « Reprendre la partie » keeps the game.
 #[component]
 pub fn ConfirmNewGame(props: &DialogProps) -> Html {
-    let confirm_ref = use_node_ref();
-    {
-        let confirm_ref = confirm_ref.clone();
-        use_effect_with((), move |_| {
-            if let Some(b) = confirm_ref.cast::<web_sys::HtmlElement>() {
-                let _ = b.focus();
-            }
-        });
-    }
+    let form = use_node_ref();
+    use_dialog_focus(form.clone());
     let on_submit = {
         let confirm = props.on_confirm.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -220,8 +213,8 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
     };
     html! {
         <div class="backdrop" onkeydown={on_key}>
-            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title" novalidate=true
-                onsubmit={on_submit}>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title">
+            <form novalidate=true onsubmit={on_submit} ref={form}>
                 <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
                 <p>{ "La partie en cours sera abandonnée." }</p>
                 { props.children.clone() }
@@ -233,13 +226,90 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
                     }
                 }
                 <div class="actions">
-                    <button type="submit" class="button" ref={confirm_ref}>{ "Commencer" }</button>
+                    <button type="submit" class="button">{ "Commencer" }</button>
                     <button type="button" class="button secondary" onclick={on_cancel}>
                         { "Reprendre la partie" }
                     </button>
                 </div>
             </form>
+            </div>
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct AnnouncerProps {
+    /// The last announcement.
+    pub text: AttrValue,
+    /// Its number: a new one replaces the node, so that the same words are read again.
+    pub serial: u32,
+}
+
+/// The polite live region that reads the moves aloud (hidden from sight: the board and the
+/// status line show them).
+#[component]
+pub fn Announcer(props: &AnnouncerProps) -> Html {
+    html! {
+        <div class="sr-only" aria-live="polite" aria-atomic="true" data-announce={props.serial.to_string()}>
+            <span key={props.serial.to_string()}>{ props.text.clone() }</span>
+        </div>
+    }
+}
+
+/// A dialog's keyboard focus: the first button inside `node` takes it when the dialog opens;
+/// when the dialog goes, the focus returns to the element that had it, or to the board when
+/// that element is gone or disabled — never lost on the page's body.
+#[hook]
+pub fn use_dialog_focus(node: NodeRef) {
+    use_effect_with((), move |_| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let opener = doc.as_ref().and_then(|d| d.active_element());
+        let inside = node.cast::<web_sys::Element>();
+        let dialog = inside
+            .as_ref()
+            .and_then(|e| e.closest(".backdrop").ok().flatten())
+            .or(inside.clone());
+        if let Some(b) = inside.and_then(|e| e.query_selector("button").ok().flatten()) {
+            focus_on(&b);
+        }
+        move || {
+            let Some(doc) = doc else { return };
+            // The focus left the dialog for another element (a click elsewhere): it stays there.
+            let active = doc.active_element();
+            let body = doc.body().map(web_sys::Element::from);
+            let lost = match (&active, &dialog) {
+                (None, _) => true,
+                (Some(a), d) => {
+                    body.as_ref() == Some(a) || d.as_ref().is_some_and(|d| d.contains(Some(a)))
+                }
+            };
+            if !lost {
+                return;
+            }
+            let usable = |e: &web_sys::Element| {
+                e.is_connected()
+                    && !e.matches(":disabled").unwrap_or(true)
+                    && dialog.as_ref().is_none_or(|d| !d.contains(Some(e)))
+                    && body.as_ref() != Some(e)
+            };
+            let target = opener.filter(usable).or_else(|| {
+                doc.query_selector("svg.board [tabindex=\"0\"]")
+                    .ok()
+                    .flatten()
+            });
+            if let Some(t) = target {
+                focus_on(&t);
+            }
+        }
+    });
+}
+
+/// Focuses an HTML or SVG element.
+fn focus_on(e: &web_sys::Element) {
+    if let Some(h) = e.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus();
+    } else if let Some(s) = e.dyn_ref::<web_sys::SvgElement>() {
+        let _ = s.focus();
     }
 }
 

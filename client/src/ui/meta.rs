@@ -105,6 +105,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),
         history: m.history(),
+        speech: m.speech.clone(),
         on_nav: dispatch.reform(Event::History),
         review: g.outcome().map(|_| {
             review_link(

@@ -2,7 +2,7 @@
 //! board, actions with the hint, progress, rules with the settings, and the new-game dialog.
 //! One function for both games, so that the page's code is in the bundle once.
 
-use super::common::{Actions, ConfirmNewGame, PlayerCard, Status};
+use super::common::{Actions, Announcer, ConfirmNewGame, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel};
 use crate::model::computer::{Computer, Figures, Rules, Side};
 use crate::model::history::{HistoryView, Nav};
@@ -86,6 +86,8 @@ pub struct Parts {
     pub on_nav: Callback<Nav>,
     /// Once the game is over: the viewer's link with the game's record.
     pub review: Option<String>,
+    /// The moves in words, for the live region.
+    pub speech: crate::model::speech::Speech,
 }
 
 /// The page.
@@ -111,6 +113,7 @@ pub fn game_page(p: Parts) -> Html {
             data-human={h.human.map(|h| h.index().to_string())}
             data-figures={h.figures.map(|f| format!("{} {} {}", f.nodes, f.search_ms, f.reply_ms))}>
             <h1>{ p.name }<span class="mode">{ mode }</span></h1>
+            <Announcer text={p.speech.text} serial={p.speech.serial} />
             <div class="layout">
                 <section class="board-column" aria-label="Partie">
                     <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div>

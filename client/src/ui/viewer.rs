@@ -152,7 +152,7 @@ pub fn ViewerPage() -> Html {
         html! {
             <>
                 <dl class="facts">{ for rows }</dl>
-                if !g.games.is_empty() { <h3>{ "Parties du salon" }</h3><ul class="room-games">{ for games }</ul> }
+                if !g.games.is_empty() { <h2>{ "Parties du salon" }</h2><ul class="room-games">{ for games }</ul> }
             </>
         }
     });

@@ -30,8 +30,11 @@ pub mod view;
 pub use local::{Dialog, Event, Local};
 pub use view::View;
 
+use super::speech::Speech;
 use client_net::{Driver, Input as Net, Output};
-use engine::session::{Command, Event as SessionEvent, Refusal, RoomEvent, Session, Void};
+use engine::session::{
+    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, Session, Void,
+};
 use local::Outcome;
 
 /// What the page feeds the room.
@@ -82,12 +85,24 @@ pub struct RoomModel<P> {
     copied: Option<bool>,
     /// The time of the last input (ms since the epoch): the exported record's date.
     now: u64,
+    /// Moves, proposals and presence in words, for the live region.
+    speech: Speech,
+    /// The other seat's presence, as last told.
+    presence: Presence,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
     /// The room of this session; the first wake-up opens a socket.
     pub fn new(session: Session) -> RoomModel<P> {
+        // A restored room tells only what happens from now on.
+        let speech = session
+            .room()
+            .table()
+            .map_or_else(Speech::default, Speech::following);
+        let presence = session.presence();
         RoomModel {
+            speech,
+            presence,
             driver: Driver::new(session),
             local: Local::default(),
             notice: None,
@@ -105,6 +120,11 @@ impl<P: Copy + Eq> RoomModel<P> {
     /// True while the data channel to the peer is open.
     pub fn has_peer(&self) -> bool {
         self.driver.has_peer()
+    }
+
+    /// The live region's words: the last moves, proposals and presence changes.
+    pub fn speech(&self) -> &Speech {
+        &self.speech
     }
 
     /// The tab's own state (selection, focus, dialog).
@@ -136,7 +156,9 @@ impl<P: Copy + Eq> RoomModel<P> {
         // live game.
         if let Some(t) = self.driver.session().room().table() {
             self.local.browse.fit_to(t);
+            self.speech.follow(t);
         }
+        self.speech.flush();
         effects
     }
 
@@ -224,6 +246,9 @@ impl<P: Copy + Eq> RoomModel<P> {
                 if let Some(news) = text::our_proposal_news(&ev, me) {
                     self.notice = Some(news);
                 }
+                if let Some(news) = text::their_proposal_news(&ev, me) {
+                    self.speech.say(news);
+                }
                 match ev {
                     // The opponent's move lands on the live game; a past position stays on
                     // screen, and the page says so.
@@ -232,7 +257,19 @@ impl<P: Copy + Eq> RoomModel<P> {
                     {
                         self.notice = Some(text::PLAYED_WHILE_BROWSING.to_string());
                     }
-                    RoomEvent::NewGame { .. } => self.local.browse = Default::default(),
+                    RoomEvent::NewGame { .. } => {
+                        self.local.browse = Default::default();
+                        if let Some(t) = self.driver.session().room().table() {
+                            self.speech.restart(t);
+                        }
+                    }
+                    // An end the board does not show (resigned, agreed, claimed, left): the
+                    // status line says it; an end on the board comes with its last move.
+                    RoomEvent::Ended { .. }
+                        if self.session().game().is_some_and(|g| g.outcome().is_none()) =>
+                    {
+                        self.speech.say(text::status(self.session()));
+                    }
                     _ => {}
                 }
                 // The position changed: a selection made on the old one means nothing now.
@@ -268,11 +305,16 @@ impl<P: Copy + Eq> RoomModel<P> {
                 ..
             } if seat == me => self.notice = Some(text::TOO_LATE.to_string()),
             // What the page shows from the session itself.
+            SessionEvent::Presence(now) => {
+                let before = std::mem::replace(&mut self.presence, now);
+                if let Some(news) = text::presence_news(before, now, self.session(), self.now) {
+                    self.speech.say(news);
+                }
+            }
+            SessionEvent::Knock(seat) => self.speech.say(text::knock_title(self.session(), seat)),
             SessionEvent::Overtaken { .. }
             | SessionEvent::Fork(_)
-            | SessionEvent::Presence(_)
             | SessionEvent::Stranger
-            | SessionEvent::Knock(_)
             | SessionEvent::KnockOver => {}
         }
     }

@@ -585,3 +585,55 @@ fn browsing_the_history_changes_nothing_live_and_the_opponents_moves_keep_arrivi
     p.ui(1, Event::Point(pt("a1")));
     assert_eq!(p.session(0).room().record(), "a7 b6 d7 d6 g7xb6 a1");
 }
+
+#[test]
+fn the_live_region_tells_the_opponents_moves_proposals_and_presence() {
+    let mut p = Pair::new(GameKind::Meta);
+    assert_eq!(
+        p.rooms[0].speech().text,
+        "Votre adversaire est arrivé.",
+        "the guest came"
+    );
+    p.ui(0, Event::Cell(cell("e5")));
+    let e5 = "Bleu (croix) joue en e5 ; prochain coup dans la grille au centre.";
+    assert_eq!(p.rooms[1].speech().text, e5, "the opponent's move");
+    assert_eq!(p.rooms[0].speech().text, e5, "our own move");
+    p.ui(0, Event::Undo);
+    assert_eq!(
+        p.rooms[1].speech().text,
+        "Votre adversaire demande à annuler le dernier tour."
+    );
+    p.ui(1, Event::Reply(true));
+    for side in 0..2 {
+        assert_eq!(
+            p.rooms[side].speech().text,
+            "Dernier tour annulé. Au tour de Bleu."
+        );
+    }
+    // The guest's connection drops, then comes back.
+    p.now += 10;
+    p.input(0, Net::Peer(1, false));
+    assert!(
+        p.rooms[0]
+            .speech()
+            .text
+            .starts_with("Votre adversaire s'est déconnecté : sa place est gardée 5:00"),
+        "{}",
+        p.rooms[0].speech().text
+    );
+    let opened = [
+        p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
+        p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
+    ];
+    let mut queue = Vec::new();
+    for (side, effects) in opened.into_iter().enumerate() {
+        p.carry(side, effects, &mut queue);
+    }
+    p.run(queue);
+    assert_eq!(p.rooms[0].speech().text, "Votre adversaire est de retour.");
+    // Resigning ends the game off the board: the status says how.
+    p.ui(1, Event::AskResign);
+    p.ui(1, Event::Confirm);
+    assert_eq!(p.rooms[0].speech().text, p.view(0).status);
+    assert!(p.view(0).status.contains("abandonne"));
+}

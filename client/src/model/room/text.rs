@@ -133,6 +133,42 @@ pub fn our_proposal_news(event: &RoomEvent, me: Seat) -> Option<String> {
     }
 }
 
+/// What a room event about the other side's proposal tells the live region: its arrival, or
+/// its end without our answer (our own answers and proposals have their notices).
+pub fn their_proposal_news(event: &RoomEvent, me: Seat) -> Option<String> {
+    match *event {
+        RoomEvent::Proposed { seat, proposal, .. } if seat != me => Some(their_proposal(proposal)),
+        RoomEvent::Withdrawn {
+            seat,
+            expired: true,
+            ..
+        } if seat != me => Some("La demande de votre adversaire a expiré.".to_string()),
+        RoomEvent::Withdrawn { seat, .. } if seat != me => {
+            Some("Votre adversaire a retiré sa demande.".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A change of the other seat's presence, for the live region (the panel's line counts down
+/// every second: too chatty to be live itself).
+pub fn presence_news(before: Presence, now: Presence, s: &Session, at: u64) -> Option<String> {
+    match (before, now) {
+        (Presence::Here, Presence::Away { .. }) => Some(match s.reserved_until() {
+            Some(until) if at < until => format!(
+                "Votre adversaire s'est déconnecté : sa place est gardée {}.",
+                countdown(until - at)
+            ),
+            _ => "Votre adversaire s'est déconnecté.".to_string(),
+        }),
+        (Presence::Away { .. }, Presence::Here) => {
+            Some("Votre adversaire est de retour.".to_string())
+        }
+        (Presence::Waiting, Presence::Here) => Some("Votre adversaire est arrivé.".to_string()),
+        _ => None,
+    }
+}
+
 /// A countdown: « 4:05 ».
 pub fn countdown(ms: u64) -> String {
     let s = ms.div_ceil(1000);

@@ -13,7 +13,7 @@ pub use tab::RoomPage;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
-use super::common::{board_key, follow_focus, BoardKey, LimitField, PlayerCard, Status};
+use super::common::{board_key, follow_focus, Announcer, BoardKey, LimitField, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel, listen_keys};
 use super::{browser, Route};
 use crate::model::room::view::BoardView;
@@ -89,7 +89,15 @@ fn RoomBody(props: &BodyProps) -> Html {
         let inbox = room.inbox.clone();
         move |_| Handlers::new(inbox)
     });
-    room_view(view, &handlers, board, room.first_peer.get(), &props.go)
+    let speech = room.model.borrow().speech().clone();
+    room_view(
+        view,
+        &handlers,
+        board,
+        room.first_peer.get(),
+        &props.go,
+        speech,
+    )
 }
 
 /// The room's callbacks, made once.
@@ -215,6 +223,7 @@ fn room_view(
     board: NodeRef,
     first_peer: Option<u64>,
     go: &Callback<Route>,
+    speech: crate::model::speech::Speech,
 ) -> Html {
     let act = &h.act;
     let kind_class = if v.kind == GameKind::Morris {
@@ -248,6 +257,7 @@ fn room_view(
             data-seat={v.seat} data-my-turn={v.my_turn.to_string()}
             data-first-peer-ms={first_peer.map(|t| t.to_string())}
             data-game-number={v.game_number.to_string()}>
+            <Announcer text={speech.text} serial={speech.serial} />
             <h1>{ game_name(v.kind) }<span class="mode">{ if v.seated { format!(" · à distance · vous êtes l'{}", v.seat) } else { " · à distance · sans place dans ce salon".to_string() } }</span></h1>
             // The invitation first, above the board: the one thing the host needs until the
             // guest comes (on a phone the side panels come after the board).

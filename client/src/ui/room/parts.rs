@@ -2,14 +2,13 @@
 //! the room panel with presence and export. Each renders plain view data and emits events.
 
 use super::super::browser;
-use super::super::common::{LimitField, Link as PageLink};
+use super::super::common::{use_dialog_focus, LimitField, Link as PageLink};
 use super::super::Route;
 use crate::model::room::view::{
     DialogView, ExportView, InviteView, KnockView, StandingView, TheirProposal, View,
 };
 use crate::model::room::{text, Event};
 use engine::GameKind;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// A callback that sends a fixed event on click.
@@ -174,8 +173,8 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
     };
     html! {
         <div class="backdrop" onkeydown={on_key}>
-            <form class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title"
-                novalidate=true onsubmit={on_submit}>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title">
+            <form novalidate=true onsubmit={on_submit}>
                 <h2 id="local-title">{ d.title }</h2>
                 <p>{ d.body }</p>
                 if let Some((value, error)) = d.limit.clone() {
@@ -190,6 +189,7 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
                     <button type="button" class="button secondary" onclick={on_click(act, Event::Cancel)}>{ "Annuler" }</button>
                 </FocusFirst>
             </form>
+            </div>
         </div>
     }
 }
@@ -199,22 +199,12 @@ struct FocusFirstProps {
     children: Html,
 }
 
-/// A dialog's row of buttons; the first one takes the keyboard focus when the dialog opens.
+/// A dialog's row of buttons; the first one takes the keyboard focus when the dialog opens, and
+/// the focus goes back where it was when it closes.
 #[component]
 fn FocusFirst(props: &FocusFirstProps) -> Html {
     let node = use_node_ref();
-    {
-        let node = node.clone();
-        use_effect_with((), move |_| {
-            let button = node
-                .cast::<web_sys::Element>()
-                .and_then(|e| e.query_selector("button").ok().flatten())
-                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(b) = button {
-                let _ = b.focus();
-            }
-        });
-    }
+    use_dialog_focus(node.clone());
     html! { <div class="actions" ref={node}>{ props.children.clone() }</div> }
 }
 
@@ -262,7 +252,7 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
                 <p class="presence" data-presence="left">{ "Vous avez quitté ce salon." }</p>
                 { lobby_link(v.kind, &props.go) }
             } else {
-                <p class={classes!("presence", presence_attr)} data-presence={presence_attr} aria-live="polite">
+                <p class={classes!("presence", presence_attr)} data-presence={presence_attr}>
                     { presence_text }</p>
                 if v.other_left {
                     <p class="notice">{ "Votre adversaire a quitté le salon." }</p>
