@@ -115,6 +115,18 @@ test('hot-seat Morris: moves, a mill and its capture, undo and a new game are re
   // The new-game dialog by keyboard: its first button has the focus; Escape gives it back.
   await pressButton(page, 'Nouvelle partie');
   assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Commencer', board: false });
+  // Tab and Shift+Tab go round the dialog's controls (the turn limit, « Commencer », « Reprendre
+  // la partie »), never to the page behind it.
+  await page.keyboard.press('Tab');
+  assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Reprendre la partie', board: false });
+  await page.keyboard.press('Tab');
+  assert.equal((await focusOf(page)).tag, 'input', 'from the last control to the first');
+  await page.keyboard.press('Shift+Tab');
+  assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Reprendre la partie', board: false });
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+    await page.keyboard.press(key);
+    assert.ok(await page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), `${key}: the focus left the dialog`);
+  }
   await scan(page, 'hot-seat Morris, new-game dialog');
   await page.keyboard.press('Escape');
   await page.locator('[role="dialog"]').waitFor({ state: 'detached' });
@@ -210,6 +222,11 @@ test('remote: the opponent\'s moves, proposals and presence are read aloud; dial
   await pressButton(h.page, 'Annuler');
   await heard(g.page, 'Votre adversaire demande à annuler le dernier tour.');
   await g.page.locator('[data-proposal="theirs"]').waitFor();
+  assert.deepEqual(await focusOf(g.page), { tag: 'button', text: 'Accepter', board: false });
+  // Shift+Tab and Tab go round its two buttons.
+  await g.page.keyboard.press('Shift+Tab');
+  assert.deepEqual(await focusOf(g.page), { tag: 'button', text: 'Refuser', board: false });
+  await g.page.keyboard.press('Tab');
   assert.deepEqual(await focusOf(g.page), { tag: 'button', text: 'Accepter', board: false });
   await scan(g.page, 'room, proposal dialog');
   await g.page.keyboard.press('Enter'); // « Accepter »

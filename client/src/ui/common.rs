@@ -209,6 +209,7 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
             if e.key() == "Escape" {
                 cancel.emit(());
             }
+            keep_tab_inside(&e);
         })
     };
     html! {
@@ -256,9 +257,10 @@ pub fn Announcer(props: &AnnouncerProps) -> Html {
     }
 }
 
-/// A dialog's keyboard focus: the first button inside `node` takes it when the dialog opens;
-/// when the dialog goes, the focus returns to the element that had it, or to the board when
-/// that element is gone or disabled — never lost on the page's body.
+/// A dialog's keyboard focus: the first button inside `node` takes it when the dialog opens
+/// (its backdrop's keys go to [`keep_tab_inside`]); when the dialog goes, the focus returns to
+/// the element that had it, or to the board when that element is gone or disabled — never lost
+/// on the page's body.
 #[hook]
 pub fn use_dialog_focus(node: NodeRef) {
     use_effect_with((), move |_| {
@@ -302,6 +304,41 @@ pub fn use_dialog_focus(node: NodeRef) {
             }
         }
     });
+}
+
+/// A dialog's backdrop's keydown: Tab on the dialog's last control goes to its first,
+/// Shift+Tab on its first to its last — the focus never reaches the page behind the dialog.
+pub fn keep_tab_inside(e: &KeyboardEvent) {
+    if e.key() != "Tab" || e.alt_key() || e.ctrl_key() || e.meta_key() {
+        return;
+    }
+    // The key's target, not its current target: Yew listens at the page's root.
+    let Some(dialog) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest(".backdrop").ok().flatten())
+    else {
+        return;
+    };
+    // Every dialog ends with its row of buttons; its first control may be a field.
+    let find = |css: &str| dialog.query_selector(css).ok().flatten();
+    let (Some(first), Some(last)) = (
+        find("input, select, button"),
+        find(".actions button:last-child"),
+    ) else {
+        return;
+    };
+    let active = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let to = match active {
+        Some(a) if e.shift_key() && a == first => last,
+        Some(a) if !e.shift_key() && a == last => first,
+        Some(a) if dialog.contains(Some(&a)) => return,
+        _ => first,
+    };
+    e.prevent_default();
+    focus_on(&to);
 }
 
 /// Focuses an HTML or SVG element.

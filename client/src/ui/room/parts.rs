@@ -2,7 +2,7 @@
 //! the room panel with presence and export. Each renders plain view data and emits events.
 
 use super::super::browser;
-use super::super::common::{use_dialog_focus, LimitField, Link as PageLink};
+use super::super::common::{keep_tab_inside, use_dialog_focus, LimitField, Link as PageLink};
 use super::super::Route;
 use crate::model::room::view::{
     DialogView, ExportView, InviteView, KnockView, StandingView, TheirProposal, View,
@@ -85,7 +85,7 @@ pub struct TheirProps {
 #[component]
 pub fn ProposalDialog(props: &TheirProps) -> Html {
     html! {
-        <div class="backdrop">
+        <div class="backdrop" onkeydown={Callback::from(|e: KeyboardEvent| keep_tab_inside(&e))}>
             <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="proposal-title"
                 data-proposal="theirs">
                 <h2 id="proposal-title">{ props.proposal.title.clone() }</h2>
@@ -109,7 +109,7 @@ pub struct KnockProps {
 #[component]
 pub fn KnockDialog(props: &KnockProps) -> Html {
     html! {
-        <div class="backdrop">
+        <div class="backdrop" onkeydown={Callback::from(|e: KeyboardEvent| keep_tab_inside(&e))}>
             <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="knock-title"
                 aria-describedby="knock-body" data-knock="">
                 <h2 id="knock-title">{ props.knock.title.clone() }</h2>
@@ -169,6 +169,7 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
             if e.key() == "Escape" {
                 act.emit(Event::Cancel);
             }
+            keep_tab_inside(&e);
         })
     };
     html! {
