@@ -260,6 +260,8 @@ fn verify_names_a_seat_handed_to_another_device() {
     let handovers = story["room"]["handovers"].as_array().unwrap();
     assert_eq!(handovers.len(), 1);
     assert_eq!(handovers[0]["seat"], "guest");
+    assert_eq!(handovers[0]["by"], "host");
+    assert_eq!(handovers[0]["crossed"], 0);
     let new_key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]).verifying_key();
     assert_eq!(
         handovers[0]["key"],
@@ -269,6 +271,12 @@ fn verify_names_a_seat_handed_to_another_device() {
     assert_eq!(handovers[0]["entry"], 5);
     assert_eq!(story["room"]["games"][0]["turns"], 6);
     assert_eq!(story["room"]["faults"], serde_json::json!([]));
+    let verdict = story["room"]["verdict"].as_str().unwrap();
+    assert!(
+        verdict.starts_with("verified: every signature, link and move is valid; the host signed entry 5, which gave the guest's seat (Red) to the key "),
+        "{verdict}"
+    );
+    assert!(verdict.ends_with(handovers[0]["fingerprint"].as_str().unwrap()));
 }
 
 #[test]
@@ -303,6 +311,20 @@ fn ai_prints_a_legal_whole_turn_on_the_last_line_deterministically() {
         token.starts_with("g7x") || token.starts_with("a4x"),
         "{token}"
     );
+    // Levels 1-3 take --movetime, as every level does, and ignore it: their budgets are fixed.
+    for (game, rec) in [("morris", "d6 b4 f4"), ("meta", "e5 e4")] {
+        for level in ["1", "2", "3"] {
+            let plain = ["ai", game, "--level", level, "--seed", "3"];
+            let timed = [&plain[..], &["--movetime", "1"]].concat();
+            let o = engine(&timed, rec.as_bytes());
+            assert!(o.status.success(), "{timed:?}: {o:?}");
+            assert_eq!(
+                stdout(&o),
+                stdout(&engine(&plain, rec.as_bytes())),
+                "{timed:?}"
+            );
+        }
+    }
     // Level 4 stops on its time budget.
     let o = engine(&["ai", "meta", "--level", "4", "--movetime", "30"], b"e5");
     assert!(o.status.success());
@@ -342,7 +364,6 @@ fn ai_and_match_usage_errors_exit_two() {
         vec!["ai", "morris"],
         vec!["ai", "morris", "--level", "5"],
         vec!["ai", "morris", "--level", "x"],
-        vec!["ai", "morris", "--level", "2", "--movetime", "100"],
         vec!["ai", "meta", "--level", "2", "--max-turns", "50"],
         vec!["ai", "morris", "--level", "2", "--a", "1"],
         vec!["ai", "chess", "--level", "2"],
@@ -394,4 +415,128 @@ fn match_prints_one_line_per_game_and_the_score() {
         };
         assert_eq!(untimed(&stdout(&engine(&args, b""))), untimed(&out));
     }
+}
+
+#[test]
+fn verify_names_every_reason_a_game_ended_outside_its_rules() {
+    use engine::session::{Command, Loopback, Proposal, Seat, Step};
+    use engine::GameKind;
+    let mut net = Loopback::new(GameKind::Meta, 0);
+    let play = |net: &mut Loopback| {
+        let seat = net.mover().unwrap();
+        let step = Step::legal(net.host().game().unwrap())[0];
+        net.exchange(seat, Command::Play(step));
+    };
+    let new_game = |net: &mut Loopback, by: Seat| {
+        net.exchange(by, Command::Propose(Proposal::NewGame { max_turns: None }));
+        net.exchange(by.other(), Command::Reply { accept: true });
+    };
+    // Game 0: the guest resigns.
+    play(&mut net);
+    net.exchange(Seat::Guest, Command::Resign);
+    new_game(&mut net, Seat::Host);
+    // Game 1: a draw by agreement.
+    play(&mut net);
+    net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
+    net.exchange(Seat::Host, Command::Reply { accept: true });
+    new_game(&mut net, Seat::Guest);
+    // Game 2: replaced by a new game before it ended.
+    play(&mut net);
+    new_game(&mut net, Seat::Host);
+    // Game 3: the guest stays away past its reservation; the host claims it.
+    play(&mut net);
+    net.disconnect();
+    net.advance(400_000);
+    net.act(Seat::Host, Command::ClaimWin).unwrap();
+    net.connect();
+    net.settle();
+    new_game(&mut net, Seat::Host);
+    // Game 4: the guest leaves the room during the game.
+    play(&mut net);
+    net.exchange(Seat::Guest, Command::Leave);
+    let o = engine(&["verify"], net.host().export().as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let story: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let games = story["room"]["games"].as_array().unwrap();
+    let told: Vec<_> = games
+        .iter()
+        .map(|g| {
+            (
+                g["number"].as_u64().unwrap(),
+                g["host"].as_u64().unwrap(),
+                g["result"].as_str().unwrap(),
+                g["winner"].as_u64(),
+                g["reason"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        told,
+        [
+            (0, 0, "won", Some(0), Some("resigned")),
+            (1, 1, "draw", None, Some("agreed")),
+            (2, 0, "replaced", None, None),
+            // The host is Red in odd games: it won game 3 by its claim.
+            (3, 1, "won", Some(1), Some("claimed")),
+            (4, 0, "won", Some(0), Some("left")),
+        ]
+    );
+    assert_eq!(story["room"]["faults"], serde_json::json!([]));
+}
+
+#[test]
+fn verify_lists_the_entries_that_break_the_rules_and_names_the_first() {
+    use engine::session::wire::Header;
+    use engine::session::{Body, Command, Entry, Loopback, Seat, Step, GUEST_SEED};
+    use engine::GameKind;
+    let mut net = Loopback::new(GameKind::Morris, 100);
+    for point in ["a7", "b6", "d7"] {
+        let seat = net.mover().unwrap();
+        let p = engine::morris::Point::from_name(point).unwrap().index() as u8;
+        net.exchange(seat, Command::Play(Step::Place(p)));
+    }
+    // The guest signs, with its own key, a place on a7 (taken), then another after it.
+    let cheat = |net: &mut Loopback, point: &str| {
+        let entries = net.host().entries();
+        let last = |seat| entries.iter().rev().find(|e| e.seat() == seat).unwrap();
+        let (guest, host) = (last(Seat::Guest), last(Seat::Host));
+        let header = Header {
+            room: net.host().invite().room,
+            seat: Seat::Guest,
+            seq: guest.seq() + 1,
+            time: guest.header.time,
+            prev: guest.hash(),
+            seen: host.hash(),
+        };
+        let p = engine::morris::Point::from_name(point).unwrap().index() as u8;
+        let body = Body::Play {
+            game: 0,
+            step: Step::Place(p),
+        };
+        let e = Entry::sign(
+            &ed25519_dalek::SigningKey::from_bytes(&GUEST_SEED),
+            header,
+            body,
+        );
+        net.deliver_entries(Seat::Host, vec![e]);
+        net.clear(Seat::Guest);
+        entries.len()
+    };
+    let first = cheat(&mut net, "a7");
+    let second = cheat(&mut net, "d7");
+    let o = engine(&["verify"], net.host().export().as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let story: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let message = "illegal move: that point is not empty";
+    assert_eq!(
+        story["room"]["faults"],
+        serde_json::json!([
+            {"entry": first, "seat": "guest", "player": 1, "message": message},
+            {"entry": second, "seat": "guest", "player": 1, "message": message},
+        ])
+    );
+    assert_eq!(
+        story["room"]["verdict"],
+        format!("authentic, but the guest (Red) signed entry {first}, which breaks the rules: {message}")
+    );
 }

@@ -3,14 +3,17 @@
 //! stranger (the seat counts as away); a new device with the room secret knocks, the present
 //! player accepts or refuses, and an accepted hand-over is an entry `engine verify` checks.
 
+mod common;
+use common::{entries_of, lying, signed, META_GAME};
 use ed25519_dalek::SigningKey;
 use engine::session::transcript;
 use engine::session::wire::{encode, join_proof, Header, Sig};
 use engine::session::{
-    room, Body, Command, CommandError, Config, Digest32, Effect, Entry, Event, Loopback, Message,
-    Presence, Refusal, RoomEvent, Seat, Session, Standing, Step, Void, GUEST_SEED, HOST_SEED,
+    room, Body, Command, CommandError, Config, Digest32, Effect, Ending, Entry, Event, Finish,
+    Loopback, Message, Presence, Proposal, Refusal, RoomEvent, Seat, Session, Standing, Step, Void,
+    GUEST_SEED, HOST_SEED,
 };
-use engine::GameKind;
+use engine::{GameKind, Player, Reason};
 
 const NEW_DEVICE: [u8; 32] = [7; 32];
 
@@ -126,7 +129,8 @@ fn a_new_device_takes_the_away_seat_only_with_the_present_players_consent() {
     let v = transcript::verify(&net.host().export()).unwrap();
     assert_eq!(v.game(), net.host().game());
     assert!(v.faults.is_empty());
-    // The old device's key no longer writes for the seat.
+    // The old device's key no longer writes for the seat: what it writes unaware, where the new
+    // device wrote, is refused.
     let mut old = old_guest;
     let _ = old.peer_connected(net.now());
     let resign = old
@@ -142,11 +146,14 @@ fn a_new_device_takes_the_away_seat_only_with_the_present_players_consent() {
         e,
         Event::Refused {
             seat: Seat::Guest,
-            why: Refusal::BadSignature,
+            why: Refusal::Superseded,
             ..
         }
     )));
-    // Told of the hand-over, the old device learns its seat went elsewhere.
+    // Told of the hand-over, the old device learns its seat went elsewhere. Nothing it wrote is
+    // undone, not even there: its resignation, signed before it knew, stays in its transcript,
+    // and the new device's entry with that number is a fork there (two devices wrote for the
+    // seat), with no alarm about the hand-over itself: it was away.
     let mut back = Vec::new();
     for bytes in sends(net.side_mut(Seat::Host).peer_connected(0)) {
         back.extend(old.receive(&bytes, 0));
@@ -157,16 +164,16 @@ fn a_new_device_takes_the_away_seat_only_with_the_present_players_consent() {
             back.extend(old.receive(&encode(&Message::Entries(m.to_vec())), 0));
         }
     }
-    assert!(!back
-        .iter()
-        .any(|e| matches!(e, Effect::Event(Event::Fork(_)))));
     assert_eq!(old.standing(), Standing::HandedAway);
     assert!(back.contains(&Effect::Event(Event::Standing(Standing::HandedAway))));
-    assert_eq!(
-        old.entries(),
-        net.host().entries(),
-        "its own extra entry is gone"
-    );
+    assert!(!back
+        .iter()
+        .any(|e| matches!(e, Effect::Event(Event::HandedOverWhileHere { .. }))));
+    assert!(old
+        .entries()
+        .iter()
+        .any(|e| e.seat() == Seat::Guest && e.body == Body::Resign));
+    assert_eq!(old.forked_seat(), Some(Seat::Guest));
     assert_eq!(old.act(Command::Resign, 0), Err(CommandError::NotSeated));
     // And it restores as what it is now.
     let restored = Session::restore(old.save()).unwrap();
@@ -499,4 +506,330 @@ fn a_forged_guest_hello_does_not_unseat_a_guest_that_played() {
     assert_eq!(net.guest().standing(), Standing::Seated);
     play(&mut net, 2);
     assert!(net.in_sync());
+}
+
+#[test]
+fn a_device_with_the_link_cannot_unseat_a_guest_that_has_not_moved() {
+    // The host plays first, then is away; the guest has written nothing but its hello. Another
+    // device with the link (the host on a phone, the friend's messaging-app browser) meets the
+    // guest, and the heads exchange swaps both hellos.
+    let mut net = Loopback::new(GameKind::Meta, 100);
+    play(&mut net, 1);
+    net.disconnect();
+    net.advance(7_000);
+    let guest = net.guest().clone();
+    let guest_entries = guest.entries();
+    assert_eq!(guest_entries.len(), 3, "two hellos and the host's move");
+    let newcomer = Session::guest(
+        net.host().invite().clone(),
+        NEW_DEVICE,
+        Config::default(),
+        net.now(),
+    );
+    let mut net = Loopback::with_sessions(newcomer, guest);
+    net.set_now(net.guest().entries().last().unwrap().header.time + 7_000);
+    // The host's move saw the guest's hello: the guest seat is the guest's, whatever hello of
+    // another key comes. The guest stays seated and the newcomer is the one that asks.
+    // (Its hello is refused, as any second guest hello is.)
+    assert_eq!(net.guest().standing(), Standing::Seated);
+    assert!(!has(&net, Seat::Guest, |e| matches!(e, Event::Standing(_))));
+    assert_eq!(
+        net.guest().entries()[..3],
+        guest_entries[..],
+        "its own hello stays in its transcript"
+    );
+    assert!(matches!(net.host().standing(), Standing::Knocking { .. }));
+    assert!(net.guest().stranger(), "the newcomer proves no seat");
+    assert_eq!(net.guest().knock().unwrap().0.seat, Seat::Host);
+    // The guest may let it take the host's seat, which is away, and the game goes on.
+    net.exchange(Seat::Guest, Command::Handover { accept: true });
+    assert_eq!(net.host().seat(), Seat::Host);
+    assert_eq!(net.host().standing(), Standing::Seated);
+    play(&mut net, 3);
+    assert!(net.in_sync());
+    assert_eq!(net.guest().game().unwrap().turns(), 4);
+}
+
+#[test]
+fn a_guest_hello_only_the_other_guest_holds_unseats_nobody() {
+    // Two devices with the link meet while the host is away; the host acknowledged neither.
+    let mut net = Loopback::new(GameKind::Meta, 100);
+    let invite = net.host().invite().clone();
+    net.disconnect();
+    let mut first = Session::guest(invite.clone(), [21; 32], Config::default(), 0);
+    let host_hello: Vec<Entry> = net
+        .host()
+        .entries()
+        .into_iter()
+        .filter(|e| e.seat() == Seat::Host)
+        .collect();
+    let _ = first.receive(&encode(&Message::Entries(host_hello)), 0);
+    let second = Session::guest(invite, [22; 32], Config::default(), 0);
+    let mut net = Loopback::with_sessions(first, second);
+    net.advance(10_000);
+    // Neither hello is acknowledged by the host: neither device gives way to the other.
+    assert_eq!(net.host().standing(), Standing::Seated);
+    assert_eq!(net.guest().standing(), Standing::Seated);
+    assert!(!has(&net, Seat::Host, |e| matches!(e, Event::Standing(_))));
+    assert!(!has(&net, Seat::Guest, |e| matches!(e, Event::Standing(_))));
+}
+
+#[test]
+fn a_friend_meeting_the_host_that_bound_another_key_gives_way_and_knocks() {
+    // The host tried its own link first: the guest seat is bound to that tab's key, and the
+    // host wrote nothing since. The friend's device meets the host, which proves the host key.
+    let net = Loopback::new(GameKind::Morris, 100);
+    let host = net.host().clone();
+    assert_eq!(
+        host.entries()
+            .iter()
+            .filter(|e| e.seat() == Seat::Host)
+            .count(),
+        1
+    );
+    let friend = Session::guest(host.invite().clone(), NEW_DEVICE, Config::default(), 0);
+    let net = Loopback::with_sessions(host, friend);
+    assert!(matches!(net.guest().standing(), Standing::Knocking { .. }));
+    assert!(has(&net, Seat::Guest, |e| matches!(
+        e,
+        Event::Refused {
+            why: Refusal::Intruder,
+            ..
+        }
+    )));
+    assert_eq!(net.guest().entries(), net.host().entries());
+}
+
+/// A hand-over of `seat` to the new device's key, as the other seat would sign it.
+fn handover_of(net: &Loopback, seat: Seat) -> Body {
+    let invite = net.host().invite();
+    let key = SigningKey::from_bytes(&NEW_DEVICE)
+        .verifying_key()
+        .to_bytes();
+    Body::Handover {
+        seat,
+        key,
+        proof: join_proof(invite.room, &invite.secret, &key),
+    }
+}
+
+fn meta_step(token: &str) -> Step {
+    Step::from_cell(engine::meta::Cell::from_name(token).unwrap())
+}
+
+fn play_meta(net: &mut Loopback, tokens: &[&str]) {
+    for t in tokens {
+        let seat = net.mover().unwrap();
+        net.exchange(seat, Command::Play(meta_step(t)));
+    }
+}
+
+#[test]
+fn a_hand_over_with_an_out_of_date_seen_cannot_overturn_a_won_game() {
+    let mut net = Loopback::new(GameKind::Meta, 0);
+    let tokens: Vec<&str> = META_GAME.split(' ').collect();
+    play_meta(&mut net, &tokens);
+    let guest = net.guest();
+    assert_eq!(
+        guest.room().winner(),
+        Some(Player::Red),
+        "Red (the guest) won"
+    );
+    let win = entries_of(guest, Seat::Guest).last().unwrap().clone();
+    // The guest is here, proved. The host signs a hand-over of the guest's seat to a key of its
+    // own, declaring it had not seen the winning move, then that key resigns for the guest.
+    let unseen = win.seq() as usize;
+    let handover = lying(&net, Seat::Host, handover_of(&net, Seat::Guest), unseen);
+    net.take_events();
+    net.deliver_entries(Seat::Guest, vec![handover.clone()]);
+    // The puppet continues the chain as the host last held it (the win unseen).
+    let mut chain = entries_of(net.host(), Seat::Guest);
+    chain.truncate(unseen);
+    let header = Header {
+        room: net.host().invite().room,
+        seat: Seat::Guest,
+        seq: unseen as u32,
+        time: net.now() + 1,
+        prev: chain.last().unwrap().hash(),
+        seen: handover.hash(),
+    };
+    let resign = Entry::sign(&SigningKey::from_bytes(&NEW_DEVICE), header, Body::Resign);
+    net.deliver_entries(Seat::Guest, vec![resign.clone()]);
+    net.clear(Seat::Host);
+    let guest = net.guest();
+    // The win stands, and stays in the winner's own transcript.
+    assert_eq!(guest.room().winner(), Some(Player::Red));
+    assert_eq!(guest.room().ending, None);
+    assert!(guest.entries().contains(&win));
+    // The guest's seat is gone from this device, and it says the seat was taken while it was
+    // here; the new key's conflicting entry is a fork, kept as proof.
+    assert_eq!(guest.standing(), Standing::HandedAway);
+    assert!(guest.handed_over_while_here());
+    assert!(has(&net, Seat::Guest, |e| *e
+        == Event::HandedOverWhileHere {
+            handover: handover.seq(),
+            crossed: 1
+        }));
+    assert!(has(&net, Seat::Guest, |e| *e == Event::Fork(Seat::Guest)));
+    assert_eq!(guest.fork_proofs()[0], (win.clone(), resign));
+    // Its export verifies as Red's win and names the hand-over, who signed it, and the entry
+    // it had not seen.
+    let v = transcript::verify(&guest.export()).unwrap();
+    assert_eq!(
+        v.room.games()[0].result,
+        Some((Some(Player::Red), Finish::Rules(Reason::Line)))
+    );
+    assert_eq!(v.handovers.len(), 1);
+    assert_eq!(
+        (v.handovers[0].seat, v.handovers[0].crossed),
+        (Seat::Guest, 1)
+    );
+    assert!(
+        v.verdict().contains("the host signed entry")
+            && v.verdict().contains("gave the guest's seat (Red)")
+            && v.verdict()
+                .contains("1 entry of the guest it had not seen stands"),
+        "{}",
+        v.verdict()
+    );
+}
+
+#[test]
+fn a_present_seat_taken_by_a_hand_over_is_reported_and_named_by_verify() {
+    // What a hand-over can still do against a present player who wrote nothing it had not
+    // seen: take the seat for what comes next (here its new key resigns). It cannot be done
+    // unseen: the victim's session says so, and verify names the hand-over and its signer.
+    let mut net = Loopback::new(GameKind::Meta, 0);
+    let tokens: Vec<&str> = META_GAME.split(' ').collect();
+    play_meta(&mut net, &tokens[..10]);
+    let seen = entries_of(net.guest(), Seat::Host).len();
+    let handover = lying(&net, Seat::Guest, handover_of(&net, Seat::Host), seen);
+    net.take_events();
+    net.deliver_entries(Seat::Host, vec![handover.clone()]);
+    net.clear(Seat::Guest);
+    assert_eq!(net.host().standing(), Standing::HandedAway);
+    assert!(has(&net, Seat::Host, |e| *e
+        == Event::HandedOverWhileHere {
+            handover: handover.seq(),
+            crossed: 0
+        }));
+    let resign = signed(
+        net.host(),
+        NEW_DEVICE,
+        Seat::Host,
+        Body::Resign,
+        entries_of(net.host(), Seat::Guest).len(),
+        net.now(),
+    );
+    net.deliver_entries(Seat::Host, vec![resign]);
+    net.clear(Seat::Guest);
+    assert_eq!(net.host().room().ending, Some(Ending::Resigned(Seat::Host)));
+    let v = transcript::verify(&net.host().export()).unwrap();
+    assert!(
+        v.verdict().contains("the guest signed entry")
+            && v.verdict()
+                .contains("gave the host's seat (Blue) to the key"),
+        "{}",
+        v.verdict()
+    );
+    // Had the host moved meanwhile, that move would stand: signed by the host's own key, it had
+    // not seen the hand-over.
+    let mut net = Loopback::new(GameKind::Meta, 0);
+    play_meta(&mut net, &tokens[..10]);
+    let seen = entries_of(net.guest(), Seat::Host).len();
+    net.act(Seat::Host, Command::Play(meta_step(tokens[10])))
+        .unwrap();
+    let handover = lying(&net, Seat::Guest, handover_of(&net, Seat::Host), seen);
+    net.deliver_entries(Seat::Guest, vec![handover.clone()]);
+    net.deliver_entries(Seat::Host, vec![handover]);
+    net.settle();
+    assert!(net.in_sync());
+    assert_eq!(
+        net.host().game().unwrap().turns(),
+        11,
+        "the host's move stands"
+    );
+    assert_eq!(net.host().standing(), Standing::HandedAway);
+    assert!(net.host().handed_over_while_here());
+}
+
+#[test]
+fn verify_and_the_live_session_agree_on_an_entry_that_crossed_a_hand_over() {
+    // The host moves; the guest, not having seen it, hands the host's seat over. The host's
+    // move was signed by the host's own key before it knew of the hand-over: it stands, in the
+    // live session whatever the order of arrival, and in an exported file.
+    let mut net = Loopback::new(GameKind::Meta, 0);
+    let tokens: Vec<&str> = META_GAME.split(' ').collect();
+    play_meta(&mut net, &tokens[..10]);
+    let seen = entries_of(net.guest(), Seat::Host).len();
+    net.act(Seat::Host, Command::Play(meta_step(tokens[10])))
+        .unwrap();
+    net.clear(Seat::Guest);
+    let handover = lying(&net, Seat::Guest, handover_of(&net, Seat::Host), seen);
+    let mv = entries_of(net.host(), Seat::Host).last().unwrap().clone();
+    // Live, the hand-over first, then the move.
+    net.deliver_entries(Seat::Guest, vec![handover.clone()]);
+    net.take_events();
+    net.deliver_entries(Seat::Guest, vec![mv.clone()]);
+    net.clear(Seat::Host);
+    assert!(!has(&net, Seat::Guest, |e| matches!(
+        e,
+        Event::Refused { .. }
+    )));
+    assert_eq!(net.guest().game().unwrap().turns(), 11);
+    // Offline, in fold order (the move first): the same room.
+    let mut all = net.host().entries();
+    all.push(handover);
+    let v = transcript::verify(&transcript::export(net.host().invite(), &all)).unwrap();
+    assert_eq!(&v.room, net.guest().room());
+    assert_eq!(v.entries, net.guest().entries());
+    assert_eq!(v.handovers[0].crossed, 1);
+}
+
+#[test]
+fn an_old_device_that_wrote_while_away_keeps_its_entry_and_suspends_nobody_else() {
+    // The guest's device, disconnected, resigns; the host, not knowing, lets a new device take
+    // the guest's seat. Nothing the old device wrote is undone.
+    let (mut net, mut old) = new_device_meets_the_host(GameKind::Meta);
+    let resign = old.act(Command::Resign, net.now()).unwrap();
+    assert!(resign.iter().any(|e| matches!(e, Effect::Send(_))));
+    net.exchange(Seat::Host, Command::Handover { accept: true });
+    let host = net.host().clone();
+    // Before the new device writes anything, the old device comes back: its resignation stands
+    // (signed by its key, it had not seen the hand-over), and it learns its seat moved — with
+    // no alarm, for it was away.
+    let mut back = Loopback::with_sessions(host.clone(), old.clone());
+    back.advance(3_000);
+    assert!(back.in_sync());
+    assert_eq!(
+        back.host().room().ending,
+        Some(Ending::Resigned(Seat::Guest))
+    );
+    assert_eq!(back.guest().standing(), Standing::HandedAway);
+    assert!(!back.guest().handed_over_while_here());
+    assert!(transcript::verify(&back.host().export())
+        .unwrap()
+        .faults
+        .is_empty());
+    // Had the new device written first, the host keeps the new device's entry with that number
+    // and refuses the old one's (the seat had moved when it was written): the game goes on
+    // unsuspended. The old device keeps its own, and holds the two as the proof of a fork.
+    net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
+    let mut clash = Loopback::with_sessions(net.host().clone(), old);
+    clash.advance(3_000);
+    assert!(!clash.host().forked());
+    assert!(clash.host().room().open[Seat::Guest.index()].is_some());
+    assert!(has(&clash, Seat::Host, |e| matches!(
+        e,
+        Event::Refused {
+            why: Refusal::Superseded,
+            ..
+        }
+    )));
+    assert_eq!(clash.guest().standing(), Standing::HandedAway);
+    assert_eq!(clash.guest().forked_seat(), Some(Seat::Guest));
+    assert_eq!(
+        clash.guest().room().ending,
+        Some(Ending::Resigned(Seat::Guest))
+    );
 }

@@ -371,7 +371,6 @@ impl<'a> Searcher<'a> {
             return self.quiesce(pos, turns, alpha, beta, ply, q);
         }
         self.max_ply = self.max_ply.max(ply);
-        // Mate distance pruning: no line from here beats a win at the next turn.
         let alpha0 = alpha;
         let mut tt_move = Mv::NULL;
         let key = self.key(pos, turns);

@@ -1,6 +1,7 @@
 //! The two seats' hash chains as received: signature, sequence, chain and key checks on arrival,
 //! fork detection, and the one deterministic order in which both peers fold the entries.
 
+use super::room::PROPOSAL_MS;
 use super::wire::{self, join_proof, Body, Digest32, Entry, RoomId, Seat};
 use ed25519_dalek::VerifyingKey;
 use std::fmt;
@@ -39,13 +40,18 @@ pub enum Refusal {
     /// A hand-over of a seat other than the sender's opponent, of a seat not yet bound, or to a
     /// key that is the seat's current one, the sender's own, or no key at all.
     BadHandover,
+    /// An entry with a number already held, written by a seat's earlier key without having
+    /// seen the hand-over that the held one, by the new key, had seen: a device that no longer
+    /// holds the seat wrote it unaware (it keeps it; we keep the new device's).
+    Superseded,
 }
 
 /// A decision about what the other side wrote or did not write — an answer to its proposal, a
 /// claim that it stayed away — as opposed to an entry that only speaks for its sender (a move, a
 /// proposal, a withdrawal, a resignation…). A decision counts only for what its sender had
-/// seen: it is void if an entry of the other seat crossed it (docs/protocol.md), so a player
-/// cannot make it count against entries by declaring it had not seen them.
+/// seen: it is void if an entry of the other seat that refutes it crossed it (any entry, for a
+/// claim; one the proposer wrote within the proposal's life, for an answer: docs/protocol.md),
+/// so a player cannot make it count against entries by declaring it had not seen them.
 pub fn is_decision(body: &Body) -> bool {
     matches!(body, Body::Reply { .. } | Body::ClaimWin)
 }
@@ -71,6 +77,7 @@ impl fmt::Display for Refusal {
             Refusal::Gap => "entry ahead of a gap",
             Refusal::TooLong => "too many entries",
             Refusal::BadHandover => "a hand-over of no other seat, or to no usable key",
+            Refusal::Superseded => "written by a seat's earlier key after its hand-over",
         })
     }
 }
@@ -115,7 +122,10 @@ pub struct Chains {
     /// its key is unknown) but not to a third party verifying an exported transcript.
     secret: Option<[u8; 16]>,
     held: [Vec<Held>; 2],
-    /// Keys a seat moved to by hand-over: from that seat's entry number on, its new key.
+    /// Keys a seat was moved to by the other seat's hand-overs, in order: the hand-over's
+    /// number in the other seat's chain, and the new key. A seat's entry is signed by the key
+    /// of the last hand-over it had seen (its own `seen`), or its hello's: what it wrote before
+    /// it learnt of a hand-over keeps its key, whatever the hand-over declares it had seen.
     handovers: [Vec<(u32, VerifyingKey)>; 2],
     /// Proofs of forks: the entry held and the conflicting one.
     pub forks: Vec<(Entry, Entry)>,
@@ -162,6 +172,11 @@ impl Chains {
         self.held[seat.index()].get(seq as usize).map(|h| &h.entry)
     }
 
+    /// How many entries of the other seat a seat's last entry had seen (0 for none).
+    pub fn last_seen(&self, seat: Seat) -> u32 {
+        self.held[seat.index()].last().map_or(0, |h| h.seen)
+    }
+
     /// The time of a seat's last entry.
     pub fn last_time(&self, seat: Seat) -> Option<u64> {
         self.held[seat.index()].last().map(|h| h.entry.header.time)
@@ -177,21 +192,31 @@ impl Chains {
         self.keys[0]
     }
 
-    /// The key a seat's entry `seq` must be signed with: its `Hello`'s, or the key a hand-over
-    /// moved the seat to from that number on.
-    pub fn key_at(&self, seat: Seat, seq: u32) -> Option<VerifyingKey> {
+    /// The key an entry of `seat` that had seen `seen` entries of the other seat is signed
+    /// with: the key of the last hand-over of that seat among them, or its `Hello`'s. It
+    /// depends on nothing but the entry itself, so every peer and `engine verify` check it
+    /// alike, in whatever order the entries came.
+    pub fn key_for(&self, seat: Seat, seen: u32) -> Option<VerifyingKey> {
         let s = seat.index();
         self.handovers[s]
             .iter()
             .rev()
-            .find(|(from, _)| *from <= seq)
+            .find(|(by, _)| *by < seen)
             .map(|(_, k)| *k)
             .or(self.keys[s])
     }
 
-    /// Where the seat's latest hand-over moved it: its first entry signed by the new key.
-    pub fn handed_from(&self, seat: Seat) -> Option<u32> {
-        self.handovers[seat.index()].last().map(|(from, _)| *from)
+    /// The other seat's latest hand-over of `seat`: its number in the other seat's chain.
+    pub fn last_handover(&self, seat: Seat) -> Option<u32> {
+        self.handovers[seat.index()].last().map(|(by, _)| *by)
+    }
+
+    /// How many entries of the seat it handed over an entry of the other seat crossed: entries
+    /// of that seat it had not seen, written before they saw it (they keep the earlier key).
+    pub fn crossed_count(&self, by: Seat, seq: u32) -> u32 {
+        self.held[by.index()].get(seq as usize).map_or(0, |h| {
+            self.crossing_within(&h.entry, [usize::MAX; 2]).count() as u32
+        })
     }
 
     /// True when `key` held the seat at some point (its hello's, or one a hand-over gave it).
@@ -200,9 +225,10 @@ impl Chains {
         self.keys[s].as_ref() == Some(key) || self.handovers[s].iter().any(|(_, k)| k == key)
     }
 
-    /// The key a seat's next entries are signed with (after any hand-over).
+    /// The key a seat's next entries are signed with, once they have seen everything we hold
+    /// (after any hand-over).
     pub fn current_key(&self, seat: Seat) -> Option<VerifyingKey> {
-        self.key_at(seat, u32::MAX)
+        self.key_for(seat, u32::MAX)
     }
 
     /// Checks an entry and adds it to its seat's chain.
@@ -226,7 +252,8 @@ impl Chains {
         if is_hello != (h.seq == 0) {
             return Err(Refusal::NotHello);
         }
-        let key = self.signing_key(&e)?;
+        let seen = self.seen_count(h.seat, h.seen)?;
+        let key = self.signing_key(&e, seen)?;
         if !e.verify(&key) {
             return Err(Refusal::BadSignature);
         }
@@ -237,7 +264,6 @@ impl Chains {
         if prev.is_some_and(|p| h.time < p.entry.header.time) {
             return Err(Refusal::TimeWentBack);
         }
-        let seen = self.seen_count(h.seat, h.seen)?;
         // The seen counts of a chain never go down.
         if prev.is_some_and(|p| seen < p.seen) {
             return Err(Refusal::BrokenChain);
@@ -246,27 +272,30 @@ impl Chains {
         if is_hello {
             self.keys[s] = Some(key);
         }
+        let seq = e.seq();
         self.held[s].push(Held::new(e, seen));
         if let Some(new) = handover {
-            // From the other seat's first entry this one had not seen, its new key signs.
-            self.handovers[1 - s].push((seen, new));
+            // The other seat's entries that see this one are signed by the new key.
+            self.handovers[1 - s].push((seq, new));
         }
         Ok(Added::New)
     }
 
     /// The key a `Handover` entry moves the other seat to, checked (`None` for other entries):
-    /// the other seat, bound and seen at least up to its `Hello`, to a key that is neither its
-    /// current one nor the sender's, with the proof of the room secret when we know it.
+    /// the other seat, bound and seen at least up to its `Hello`, to a key that is neither the
+    /// one it had after the sender's earlier hand-overs nor the sender's own (the one that signs
+    /// this entry), with the proof of the room secret when we know it. Only what the entry
+    /// itself had seen counts, so the check does not depend on the order entries came in.
     fn handover(&self, e: &Entry, seen: u32) -> Result<Option<VerifyingKey>, Refusal> {
         let Body::Handover { seat, key, proof } = &e.body else {
             return Ok(None);
         };
         let new = VerifyingKey::from_bytes(key).map_err(|_| Refusal::BadHandover)?;
-        let current = |s: Seat| self.current_key(s).map(|k| k.to_bytes());
+        let bytes = |k: Option<VerifyingKey>| k.map(|k| k.to_bytes());
         if *seat != e.seat().other()
             || seen == 0
-            || current(*seat).is_none_or(|k| k == *key)
-            || current(e.seat()) == Some(*key)
+            || bytes(self.key_for(*seat, e.seq())).is_none_or(|k| k == *key)
+            || bytes(self.key_for(e.seat(), seen)) == Some(*key)
         {
             return Err(Refusal::BadHandover);
         }
@@ -288,10 +317,11 @@ impl Chains {
         if held.entry == e {
             return Ok(Added::Duplicate);
         }
-        // Only a correctly signed conflicting entry proves a fork.
-        let key = self
-            .key_at(e.seat(), e.seq())
-            .ok_or(Refusal::UnknownGuest)?;
+        // Only a correctly signed conflicting entry proves a fork: signed with the key of what
+        // it had seen, as any entry (an old device's entry that had not seen a hand-over and
+        // the new device's with the same number are both the seat's: a fork).
+        let seen = self.seen_count(e.seat(), e.header.seen)?;
+        let key = self.key_for(e.seat(), seen).ok_or(Refusal::UnknownGuest)?;
         if let Body::Hello { key: other, .. } = &e.body {
             if *other != key.to_bytes() {
                 return Err(Refusal::Intruder);
@@ -300,6 +330,14 @@ impl Chains {
         if !e.verify(&key) {
             return Err(Refusal::BadSignature);
         }
+        // The held entry had seen a hand-over of the seat that this one had not: the seat had
+        // moved to the new key when this was written, by a device that did not know it yet.
+        if self.handovers[s]
+            .iter()
+            .any(|(by, _)| seen <= *by && *by < held.seen)
+        {
+            return Err(Refusal::Superseded);
+        }
         // One proof per seat is enough; more would only grow memory.
         if !self.forks.iter().any(|(a, _)| a.seat() == e.seat()) {
             self.forks.push((held.entry.clone(), e));
@@ -307,12 +345,13 @@ impl Chains {
         Err(Refusal::Fork)
     }
 
-    /// The key a new entry must be signed with: the seat's bound key, or, for a `Hello`, the
-    /// key it binds (checked against the invitation's host key or the proof of the secret).
-    fn signing_key(&self, e: &Entry) -> Result<VerifyingKey, Refusal> {
+    /// The key a new entry that had seen `seen` entries of the other seat must be signed with:
+    /// the seat's key for what it had seen ([`Chains::key_for`]), or, for a `Hello`, the key it
+    /// binds (checked against the invitation's host key or the proof of the secret).
+    fn signing_key(&self, e: &Entry, seen: u32) -> Result<VerifyingKey, Refusal> {
         let bound = self.keys[e.seat().index()];
         let Body::Hello { key, proof, .. } = &e.body else {
-            return self.key_at(e.seat(), e.seq()).ok_or(Refusal::UnknownGuest);
+            return self.key_for(e.seat(), seen).ok_or(Refusal::UnknownGuest);
         };
         let proves = |secret: &[u8; 16]| join_proof(self.room, secret, key) == *proof;
         match (e.seat(), bound) {
@@ -364,9 +403,10 @@ impl Chains {
             Body::Handover { key, .. } => VerifyingKey::from_bytes(key).ok(),
             _ => None,
         };
+        let seq = e.seq();
         self.held[s].push(Held::new(e, seen));
         if let Some(new) = handover {
-            self.handovers[1 - s].push((seen, new));
+            self.handovers[1 - s].push((seq, new));
         }
     }
 
@@ -382,9 +422,10 @@ impl Chains {
 
     /// Every entry in the one order both peers fold them (docs/protocol.md, « One order, one
     /// state »): an entry comes after everything its sender had seen; between two entries that
-    /// did not see each other, the host's comes first. (Which of two crossing entries folds
-    /// first never lets one count against the other: a decision that crossed an entry is void,
-    /// [`is_decision`].)
+    /// did not see each other, the host's comes first — but an answer comes before the
+    /// proposer's entries dated after its proposal's life, which cannot close it under the
+    /// answer. (Which of two crossing entries folds first never lets one count against the
+    /// other: a decision that crossed an entry refuting it is void, [`is_decision`].)
     pub fn merged(&self) -> Vec<&Entry> {
         self.merge([usize::MAX; 2]).map(|h| &h.entry).collect()
     }
@@ -405,30 +446,76 @@ impl Chains {
         let s = e.seat().index();
         let mut limits = [0; 2];
         limits[s] = e.seq() as usize;
-        limits[1 - s] = self.held[s]
-            .get(e.seq() as usize)
-            .map_or(0, |held| held.seen as usize);
+        limits[1 - s] = self.seen_of(e) as usize;
         limits
     }
 
     /// True when the other seat holds an entry that `e` had not seen and that had not seen `e`:
     /// the two crossed on the way.
     pub fn crossed(&self, e: &Entry) -> bool {
-        self.crossed_within(e, [usize::MAX; 2])
+        self.crossing_within(e, [usize::MAX; 2]).next().is_some()
     }
 
-    /// [`Chains::crossed`], counting only the first `limits` entries of each seat.
-    pub fn crossed_within(&self, e: &Entry, limits: [usize; 2]) -> bool {
-        let s = e.seat().index();
-        let Some(held) = self.held[s].get(e.seq() as usize) else {
+    /// The entries of the other seat `e` crossed, among the first `limits` of each seat: those
+    /// it had not seen, written before they saw it.
+    pub fn crossing_within(&self, e: &Entry, limits: [usize; 2]) -> impl Iterator<Item = &Entry> {
+        let (s, seq) = (e.seat().index(), e.seq());
+        let first_unseen = self.held[s]
+            .get(seq as usize)
+            .map_or(usize::MAX, |held| held.seen as usize);
+        let other = &self.held[1 - s][..self.held[1 - s].len().min(limits[1 - s])];
+        other
+            .get(first_unseen..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |o| o.seen <= seq)
+            .map(|o| &o.entry)
+    }
+
+    /// When, by its own clock, the sender of an entry numbered `seq` of `seat` that had seen
+    /// `seen` entries of the other seat last knew that seat to be there: the time of its latest
+    /// entry before that one which had not seen the other seat's latest entry seen. That entry
+    /// was written before the other's had arrived, so the other seat was still there after it.
+    /// `None` when nothing of the other seat was seen, or seen from the sender's first entry.
+    pub fn absent_since(&self, seat: Seat, seq: u32, seen: u32) -> Option<u64> {
+        if seen == 0 {
+            return None;
+        }
+        let own = &self.held[seat.index()];
+        let before = &own[..own.len().min(seq as usize)];
+        let unaware = before.partition_point(|h| h.seen < seen);
+        before
+            .get(unaware.checked_sub(1)?)
+            .map(|h| h.entry.header.time)
+    }
+
+    /// True when an entry of `seat` numbered `seq`, which had seen `seen` entries of the other
+    /// seat, comes after an entry of its own that crossed an acceptance among those and that
+    /// the other seat had not seen by the latest of them (it may not know its acceptance was
+    /// crossed). Costs one look at each of those entries of the other seat.
+    pub fn follows_crossed_acceptance(&self, seat: Seat, seq: u32, seen: u32) -> bool {
+        let (own, other) = (&self.held[seat.index()], &self.held[seat.other().index()]);
+        let seen = (seen as usize).min(other.len());
+        let Some(latest) = seen.checked_sub(1).map(|i| &other[i]) else {
             return false;
         };
-        // The other seat's first entry `e` had not seen; its later entries saw at least as much.
-        let first_unseen = held.seen as usize;
-        first_unseen < limits[1 - s]
-            && self.held[1 - s]
-                .get(first_unseen)
-                .is_some_and(|other| other.seen <= e.seq())
+        let acknowledged = latest.seen as usize;
+        let before = (seq as usize).min(own.len());
+        other[..seen].iter().enumerate().any(|(at, answer)| {
+            matches!(answer.entry.body, Body::Reply { accept: true, .. }) && {
+                // Our entries the acceptance had not seen, and that had not seen it.
+                let from = (answer.seen as usize).max(acknowledged);
+                let until = own.partition_point(|o| (o.seen as usize) <= at).min(before);
+                from < until
+            }
+        })
+    }
+
+    /// How many entries of the other seat a held entry had seen.
+    pub fn seen_of(&self, e: &Entry) -> u32 {
+        self.held[e.seat().index()]
+            .get(e.seq() as usize)
+            .map_or(0, |h| h.seen)
     }
 
     fn merge(&self, limits: [usize; 2]) -> impl Iterator<Item = &Held> {
@@ -437,8 +524,13 @@ impl Chains {
         let (mut i, mut j) = (0usize, 0usize);
         std::iter::from_fn(move || {
             let take_host = match (host.get(i), guest.get(j)) {
-                // The host's next entry can come once every guest entry it saw has come.
-                (Some(h), Some(_)) => (h.seen as usize) <= j,
+                // The host's next entry can come once every guest entry it saw has come; of two
+                // that can both come (they crossed), the host's, but for an answer to a host's
+                // proposal, which comes before the host's entries dated after that proposal's
+                // life (`outlived`).
+                (Some(h), Some(g)) => {
+                    (h.seen as usize) <= j && !((g.seen as usize) <= i && outlived(host, h, g))
+                }
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (None, None) => return None,
@@ -452,4 +544,19 @@ impl Chains {
             })
         })
     }
+}
+
+/// True when `answer`, an entry of the other seat, answers the proposal of `proposer`'s chain
+/// that `late`, an entry of that chain, was dated more than [`PROPOSAL_MS`] after (both times
+/// the proposer's own). The answer may have come within the proposal's life: a later entry of
+/// the proposer that had not seen it cannot close the proposal under it, so the answer folds
+/// first (docs/protocol.md, « Races »).
+fn outlived(proposer: &[Held], late: &Held, answer: &Held) -> bool {
+    let Body::Reply { proposal, .. } = answer.entry.body else {
+        return false;
+    };
+    proposer.get(proposal as usize).is_some_and(|p| {
+        matches!(p.entry.body, Body::Propose(_))
+            && late.entry.header.time > p.entry.header.time.saturating_add(PROPOSAL_MS)
+    })
 }

@@ -65,6 +65,9 @@ pub enum CommandError {
     NotSeated,
     /// This device holds its seat: there is nothing to ask for.
     Seated,
+    /// This seat's chain holds [`MAX_ENTRIES`](super::chains::MAX_ENTRIES) entries: the other
+    /// side would refuse one more, so none is written.
+    Full,
 }
 
 impl fmt::Display for CommandError {
@@ -79,6 +82,7 @@ impl fmt::Display for CommandError {
             CommandError::NoKnock => f.write_str("no device is asking for the seat"),
             CommandError::NotSeated => f.write_str("this device holds no seat"),
             CommandError::Seated => f.write_str("this device already holds its seat"),
+            CommandError::Full => f.write_str("this seat's transcript is full"),
         }
     }
 }
@@ -138,6 +142,18 @@ pub enum Event {
     KnockOver,
     /// Whether this device holds its seat changed.
     Standing(Standing),
+    /// The other seat handed our seat to another key while we were here: it signed the
+    /// hand-over on the connection on which it had proved its seat to us, or had not seen an
+    /// entry we wrote while connected to it. An honest client never does it (it considers a
+    /// knock only for a seat that is away). Nothing we wrote is undone — our entries it had not
+    /// seen keep our key and stay in our transcript, the proof to export — but this device
+    /// writes for the seat no more.
+    HandedOverWhileHere {
+        /// The hand-over entry's number in the other seat's chain.
+        handover: u32,
+        /// How many of our entries it crossed (they stand).
+        crossed: u32,
+    },
 }
 
 /// Whether this device holds its seat.

@@ -8,8 +8,8 @@
 //! and only the entries whose effect changed are reported.
 
 use super::chains::{is_decision, Chains};
-use super::room::{Room, RoomEvent, Void};
-use super::wire::{Entry, Seat};
+use super::room::{Room, RoomEvent, Void, CLAIM_MS, PROPOSAL_MS};
+use super::wire::{Body, Entry, Seat};
 use std::collections::BTreeMap;
 
 /// One folded entry and what it did.
@@ -53,18 +53,64 @@ pub(super) enum Change {
     },
 }
 
-/// Applies one entry as the fold does: the room's rules, and a decision that crossed an entry of
-/// the other seat is void (the crossing counted among the held entries up to `limits`).
+/// Applies one entry as the fold does: what its own account says against it, then a decision
+/// that crossed an entry of the other seat which refutes it is void (the crossing counted among
+/// the held entries up to `limits`), then the room's rules.
 fn apply(
     room: &mut Room,
     chains: &Chains,
     e: &Entry,
     limits: [usize; 2],
 ) -> Result<Vec<RoomEvent>, Void> {
-    if is_decision(&e.body) && chains.crossed_within(e, limits) {
+    own_account(chains, e)?;
+    if is_decision(&e.body)
+        && chains
+            .crossing_within(e, limits)
+            .any(|other| refutes(chains, e, other))
+    {
         return Err(Void::Crossed);
     }
     room.apply(e)
+}
+
+/// True when `other`, an entry of the other seat that the decision `e` crossed, makes it void.
+/// Any entry refutes a claim of absence: its writer was there. An answer is refuted by what the
+/// proposer wrote within the proposal's life ([`PROPOSAL_MS`], both times the proposer's own):
+/// a real race, which the proposer's move or withdrawal wins. Not by a hand-over, which says
+/// nothing about the game, nor by an entry dated after that life: the answer may have come in
+/// it, and folds before such entries (`chains::outlived`).
+fn refutes(chains: &Chains, e: &Entry, other: &Entry) -> bool {
+    let Body::Reply { proposal, .. } = e.body else {
+        return true;
+    };
+    if matches!(other.body, Body::Handover { .. }) {
+        return false;
+    }
+    chains.get(other.seat(), proposal).is_none_or(|p| {
+        !matches!(p.body, Body::Propose(_))
+            || other.header.time <= p.header.time.saturating_add(PROPOSAL_MS)
+    })
+}
+
+/// What an entry's own account says against it, whatever it declares it had seen — a fault,
+/// never a race. A claim of victory must be dated at least [`CLAIM_MS`] after its sender, by
+/// its own clock, last knew the other seat to be there ([`Chains::absent_since`]); and it
+/// cannot come while the other seat has not seen an entry of the sender's that crossed its
+/// acceptance (that seat may believe the game ended or changed by its acceptance: it could not
+/// know it had to play on).
+fn own_account(chains: &Chains, e: &Entry) -> Result<(), Void> {
+    if e.body != Body::ClaimWin {
+        return Ok(());
+    }
+    let (seat, seen) = (e.seat(), chains.seen_of(e));
+    let since = chains.absent_since(seat, e.seq(), seen);
+    if since.is_some_and(|t| e.header.time < t.saturating_add(CLAIM_MS)) {
+        return Err(Void::TooSoon);
+    }
+    if chains.follows_crossed_acceptance(seat, e.seq(), seen) {
+        return Err(Void::Unseen);
+    }
+    Ok(())
 }
 
 /// True when a void entry was allowed in the state its sender declares it had seen.
@@ -74,7 +120,7 @@ pub(super) fn excused(chains: &Chains, e: &Entry) -> bool {
     for past in chains.merged_within(limits) {
         let _ = apply(&mut room, chains, past, limits);
     }
-    room.apply(e).is_ok()
+    own_account(chains, e).is_ok() && room.apply(e).is_ok()
 }
 
 /// The room as the entries folded so far make it.
@@ -153,6 +199,7 @@ impl Fold {
 }
 
 /// A void entry, as offline verification reports it.
+#[derive(Clone, Debug)]
 pub(super) struct VoidEntry {
     /// Its index in fold order.
     pub index: usize,
@@ -164,20 +211,43 @@ pub(super) struct VoidEntry {
     pub player: crate::Player,
 }
 
-/// Folds a whole transcript at once (offline verification): the room, and every void entry.
-pub(super) fn fold_all(chains: &Chains) -> (Room, Vec<VoidEntry>) {
-    let mut room = Room::new();
-    let mut voids = Vec::new();
-    for (index, e) in chains.merged().into_iter().enumerate() {
-        let player = room.player_of(e.seat());
-        if let Err(why) = apply(&mut room, chains, e, [usize::MAX; 2]) {
-            voids.push(VoidEntry {
-                index,
+/// Folds a whole transcript (offline verification), one entry at a time so that a page can
+/// pause between them: the room, and every void entry.
+#[derive(Clone, Debug)]
+pub(super) struct FoldAll {
+    /// The room as the entries folded so far make it.
+    pub room: Room,
+    /// The void entries among them.
+    pub voids: Vec<VoidEntry>,
+    /// Each folded entry's seat's colour in the game it was written in.
+    pub players: Vec<crate::Player>,
+    /// How many are folded.
+    pub folded: usize,
+}
+
+impl FoldAll {
+    /// Nothing folded yet.
+    pub fn new() -> FoldAll {
+        FoldAll {
+            room: Room::new(),
+            voids: Vec::new(),
+            players: Vec::new(),
+            folded: 0,
+        }
+    }
+
+    /// Folds `e`, the next entry in the chains' fold order.
+    pub fn push(&mut self, chains: &Chains, e: &Entry) {
+        let player = self.room.player_of(e.seat());
+        self.players.push(player);
+        if let Err(why) = apply(&mut self.room, chains, e, [usize::MAX; 2]) {
+            self.voids.push(VoidEntry {
+                index: self.folded,
                 why,
                 excused: excused(chains, e),
                 player,
             });
         }
+        self.folded += 1;
     }
-    (room, voids)
 }

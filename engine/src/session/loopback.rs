@@ -1,25 +1,9 @@
 //! Two sessions wired in memory, with faults: the one harness the protocol's tests, property
 //! tests, benches, the command line's tests and the client's model tests drive the protocol
 //! with. Messages in flight can be dropped, duplicated, reordered, delayed or damaged; either
-//! side can reload from its save; time only moves when the test says so.
-//!
-//! ```
-//! use engine::session::{Command, Fault, Loopback, Seat, Step};
-//! use engine::GameKind;
-//!
-//! let mut net = Loopback::new(GameKind::Meta, 100); // both hellos exchanged
-//! net.act(Seat::Host, Command::Play(Step::Cell(40))).unwrap(); // e5, not delivered yet
-//! net.fault(Seat::Guest, Fault::Drop); // lost on the way
-//! net.settle();
-//! assert_eq!(net.guest().game().unwrap().turns(), 0);
-//! net.advance(2_000); // the next heartbeat resynchronises
-//! net.settle();
-//! assert_eq!(net.guest().game().unwrap().turns(), 1);
-//! net.restart(Seat::Guest); // a reload: restored from its save
-//! net.connect();
-//! net.settle();
-//! assert!(net.in_sync());
-//! ```
+//! side can reload from its save; time only moves when the test says so. A side is a
+//! [`Session`], or anything that owns one and drives it as a page does ([`Side`]: the client's
+//! room model, whose tests then click on both pages through the same faults).
 
 use super::wire::{encode, Entry, Message};
 use super::{Command, CommandError, Config, Effect, Event, Invite, Seat, Session};
@@ -46,16 +30,80 @@ pub enum Fault {
     Flip(usize),
 }
 
+/// What a [`Loopback`] wires together: a [`Session`], or something that owns one and carries
+/// its effects as a page does (the client's room model, with its connection driver). What it
+/// returns is routed by the loopback: bytes go in flight, events are kept.
+pub trait Side: Sized {
+    /// The session inside.
+    fn session(&self) -> &Session;
+    /// Bytes from the other side.
+    fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<Effect>;
+    /// The time [`Side::next_wakeup`] asked for came.
+    fn tick(&mut self, now: u64) -> Vec<Effect>;
+    /// When [`Side::tick`] is due next.
+    fn next_wakeup(&self) -> Option<u64>;
+    /// The data channel to the other side opened.
+    fn peer_connected(&mut self, now: u64) -> Vec<Effect>;
+    /// The data channel to the other side closed.
+    fn peer_disconnected(&mut self, now: u64) -> Vec<Effect>;
+    /// The same side after a reload: back from its save, with nothing else.
+    fn reload(&self) -> Self;
+}
+
+impl Side for Session {
+    fn session(&self) -> &Session {
+        self
+    }
+    fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<Effect> {
+        Session::receive(self, bytes, now)
+    }
+    fn tick(&mut self, now: u64) -> Vec<Effect> {
+        Session::tick(self, now)
+    }
+    fn next_wakeup(&self) -> Option<u64> {
+        Session::next_wakeup(self)
+    }
+    fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
+        Session::peer_connected(self, now)
+    }
+    fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
+        Session::peer_disconnected(self, now)
+    }
+    fn reload(&self) -> Session {
+        Session::restore(self.save()).expect("a session restores its save")
+    }
+}
+
 #[derive(Clone)]
 struct Flight {
     bytes: Vec<u8>,
     due: u64,
 }
 
-/// Two sessions joined by an in-memory channel under the test's control.
+/// Two sessions (or two [`Side`]s) joined by an in-memory channel under the test's control: what is in flight can
+/// be dropped, duplicated, reordered, delayed or damaged, either side can reload from its save,
+/// and time moves only when the test says so.
+///
+/// ```
+/// use engine::session::{Command, Fault, Loopback, Seat, Step};
+/// use engine::GameKind;
+///
+/// let mut net = Loopback::new(GameKind::Meta, 100); // both hellos exchanged
+/// net.act(Seat::Host, Command::Play(Step::Cell(40))).unwrap(); // e5, not delivered yet
+/// net.fault(Seat::Guest, Fault::Drop); // lost on the way
+/// net.settle();
+/// assert_eq!(net.guest().game().unwrap().turns(), 0);
+/// net.advance(2_000); // the next heartbeat resynchronises
+/// net.settle();
+/// assert_eq!(net.guest().game().unwrap().turns(), 1);
+/// net.restart(Seat::Guest); // a reload: restored from its save
+/// net.connect();
+/// net.settle();
+/// assert!(net.in_sync());
+/// ```
 #[derive(Clone)]
-pub struct Loopback {
-    sides: [Session; 2],
+pub struct Loopback<S = Session> {
+    sides: [S; 2],
     now: u64,
     /// Messages on their way towards each side (host, guest).
     in_flight: [VecDeque<Flight>; 2],
@@ -91,6 +139,30 @@ impl Loopback {
 
     /// Two given sessions, connected, everything delivered.
     pub fn with_sessions(host: Session, guest: Session) -> Loopback {
+        Loopback::with_sides(host, guest)
+    }
+
+    /// A side does what its player asked; its messages go in flight (call [`Loopback::settle`]
+    /// to deliver them).
+    pub fn act(&mut self, seat: Seat, command: Command) -> Result<(), CommandError> {
+        let now = self.now;
+        let out = self.sides[index(seat)].act(command, now)?;
+        self.route(seat, out);
+        Ok(())
+    }
+
+    /// Acts (the command must be accepted) and delivers everything it caused.
+    pub fn exchange(&mut self, seat: Seat, command: Command) {
+        if let Err(e) = self.act(seat, command) {
+            panic!("{seat:?} could not {command:?}: {e}");
+        }
+        self.settle();
+    }
+}
+
+impl<S: Side> Loopback<S> {
+    /// Two given sides, connected, everything delivered.
+    pub fn with_sides(host: S, guest: S) -> Loopback<S> {
         let mut net = Loopback {
             sides: [host, guest],
             now: 0,
@@ -106,23 +178,23 @@ impl Loopback {
         net
     }
 
-    /// The host's session.
-    pub fn host(&self) -> &Session {
+    /// The host's side.
+    pub fn host(&self) -> &S {
         &self.sides[0]
     }
 
-    /// The guest's session.
-    pub fn guest(&self) -> &Session {
+    /// The guest's side.
+    pub fn guest(&self) -> &S {
         &self.sides[1]
     }
 
-    /// One side's session.
-    pub fn side(&self, seat: Seat) -> &Session {
+    /// One side.
+    pub fn side(&self, seat: Seat) -> &S {
         &self.sides[index(seat)]
     }
 
-    /// One side's session, to drive it by hand (what it returns is not routed).
-    pub fn side_mut(&mut self, seat: Seat) -> &mut Session {
+    /// One side, to drive it by hand (what it returns is not routed) or to replace it.
+    pub fn side_mut(&mut self, seat: Seat) -> &mut S {
         &mut self.sides[index(seat)]
     }
 
@@ -326,21 +398,12 @@ impl Loopback {
         !self.in_flight.iter().flatten().any(|m| m.due <= self.now)
     }
 
-    /// A side does what its player asked; its messages go in flight (call [`Loopback::settle`]
-    /// to deliver them).
-    pub fn act(&mut self, seat: Seat, command: Command) -> Result<(), CommandError> {
+    /// A side does something through its own interface now (a page's click, say); what it
+    /// returns is routed, its messages go in flight (call [`Loopback::settle`] to deliver them).
+    pub fn drive(&mut self, seat: Seat, f: impl FnOnce(&mut S, u64) -> Vec<Effect>) {
         let now = self.now;
-        let out = self.sides[index(seat)].act(command, now)?;
+        let out = f(&mut self.sides[index(seat)], now);
         self.route(seat, out);
-        Ok(())
-    }
-
-    /// Acts (the command must be accepted) and delivers everything it caused.
-    pub fn exchange(&mut self, seat: Seat, command: Command) {
-        if let Err(e) = self.act(seat, command) {
-            panic!("{seat:?} could not {command:?}: {e}");
-        }
-        self.settle();
     }
 
     /// Runs a side's timers now.
@@ -414,19 +477,19 @@ impl Loopback {
         if self.connected {
             self.disconnect();
         }
-        let saved = self.side(seat).save();
-        self.sides[index(seat)] = Session::restore(saved).expect("a session restores its save");
+        self.sides[index(seat)] = self.side(seat).reload();
     }
 
     /// The seat whose step it is in the current game (as the host sees it).
     pub fn mover(&self) -> Option<Seat> {
-        let room = self.host().room();
+        let room = self.host().session().room();
         let g = room.game()?;
         (room.in_progress()).then(|| room.seat_of(g.to_move()))
     }
 
     /// True when both sides hold the same transcript and the same room.
     pub fn in_sync(&self) -> bool {
-        self.host().room() == self.guest().room() && self.host().entries() == self.guest().entries()
+        let (host, guest) = (self.host().session(), self.guest().session());
+        host.room() == guest.room() && host.entries() == guest.entries()
     }
 }

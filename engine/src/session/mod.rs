@@ -57,6 +57,7 @@ mod invite;
 mod loopback;
 pub mod room;
 mod save;
+mod seat;
 mod sync;
 pub mod transcript;
 pub mod wire;
@@ -64,15 +65,17 @@ pub mod wire;
 pub use chains::Refusal;
 pub use events::{Command, CommandError, Effect, Event, Presence, Standing};
 pub use invite::{Invite, InviteError};
-pub use loopback::{Fault, Loopback, GUEST_SEED, HOST_SEED};
+pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
 pub use save::{RestoreError, Saved};
+pub use seat::Knock;
 pub use wire::{Body, DecodeError, Digest32, Entry, Message, Proposal, RoomId, Rules, Seat, Step};
 
 use crate::{AnyGame, Player};
 use chains::Chains;
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use fold::{Change, Fold};
+use seat::PeerCheck;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use wire::{Header, PROTOCOL_VERSION};
@@ -84,9 +87,10 @@ pub struct Config {
     pub heartbeat_ms: u64,
     /// Silence after which a connected peer counts as away.
     pub silence_ms: u64,
-    /// Life of a proposal.
+    /// Life of a proposal (at most [`room::PROPOSAL_MS`], which the room's rules count with).
     pub proposal_ms: u64,
-    /// How long an away peer's seat stays reserved before the game may be claimed.
+    /// How long an away peer's seat stays reserved before the game may be claimed (the claim
+    /// also waits for [`room::CLAIM_MS`] after the other was last known to be there).
     pub reservation_ms: u64,
 }
 
@@ -125,7 +129,11 @@ pub struct Session {
     /// answered once.
     last_resend: Option<(u64, [u32; 2])>,
     /// The other seat's open proposal and when we first saw it while live (our 60 s count
-    /// starts there; `None` until we are connected, e.g. right after a reload).
+    /// starts there; `None` until we are connected, e.g. right after a reload). Not a copy of
+    /// the room's state to compare against: the room knows the proposal and the proposer's
+    /// time, on the proposer's clock, which ours cannot be compared with; only this side knows
+    /// when it saw it. It is set from the `RoomEvent::Proposed` the fold reports, and read
+    /// through `proposals()` only for the proposal it names.
     their_proposal_seen: Option<(u32, Option<u64>)>,
     forked: bool,
     /// Restored from a save: until the peer shows up, its absence counts from our first tick.
@@ -140,41 +148,19 @@ pub struct Session {
     their_challenge: Option<[u8; 16]>,
     /// A new device asking for the other seat while it is away.
     knock: Option<Knock>,
+    /// A valid guest hello of another key, received while ours could still be replaced: it
+    /// takes our seat only once the host acknowledges it (`seat.rs`, `intruder`).
+    foreign_hello: Option<Entry>,
     /// When we last turned a knock down or let it lapse: knocks within [`room::COOLDOWN_MS`]
     /// are ignored.
     declined_at: Option<u64>,
     /// Whether our key holds our seat.
     standing: Standing,
-}
-
-/// What the device on the current connection has proved.
-#[derive(Clone, Debug, Default)]
-struct PeerCheck {
-    /// Our challenge to it.
-    challenge: Option<[u8; 16]>,
-    /// When the connection opened.
-    since: u64,
-    /// It proved the other seat's key.
-    proved: bool,
-    /// Its last proof that did not prove the other seat's key (yet: the key may come with the
-    /// next entries, or our own standing may change), checked again when they do.
-    unproven: Option<(Seat, wire::Sig)>,
-    /// When we last asked again (challenge, knock, heads) while it had not proved itself.
-    retried: u64,
-    /// It failed to prove the other seat's key (or never tried).
-    stranger: bool,
-}
-
-/// A new device asking for the other seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Knock {
-    /// The seat it asks for (the other seat, away).
-    pub seat: Seat,
-    /// Its public key.
-    pub key: [u8; 32],
-    proof: [u8; 32],
-    /// When it asked (ms): the answer is due within [`Config::proposal_ms`].
-    pub since: u64,
+    /// The other seat handed our seat to another key while we were here
+    /// ([`Event::HandedOverWhileHere`]).
+    taken_while_here: bool,
+    /// Our latest entry written while connected to the device that proved the other seat.
+    last_live: Option<u32>,
 }
 
 /// Entries kept aside ahead of a gap, at most.
@@ -237,8 +223,11 @@ impl Session {
             connections: 0,
             their_challenge: None,
             knock: None,
+            foreign_hello: None,
             declined_at: None,
             standing: Standing::Seated,
+            taken_while_here: false,
+            last_live: None,
         }
     }
 
@@ -300,8 +289,14 @@ impl Session {
 
     /// When the other seat's reservation ends, while it is away.
     pub fn reserved_until(&self) -> Option<u64> {
+        let (me, other) = (self.seat, self.seat.other());
+        // Never before the room lets a claim stand (our clock is the one it counts with).
+        let floor = self
+            .chains
+            .absent_since(me, self.chains.len(me), self.chains.len(other))
+            .map_or(0, |t| t + room::CLAIM_MS);
         match self.presence {
-            Presence::Away { since } => Some(since + self.config.reservation_ms),
+            Presence::Away { since } => Some((since + self.config.reservation_ms).max(floor)),
             _ => None,
         }
     }
@@ -309,14 +304,14 @@ impl Session {
     /// Our open proposal with its deadline, and the other side's with ours to answer it.
     pub fn proposals(&self) -> [Option<(Open, u64)>; 2] {
         let room = self.room();
-        let mine = room.open[self.seat.index()].map(|o| (o, o.time + self.config.proposal_ms));
+        let mine = room.open[self.seat.index()].map(|o| (o, o.time + self.proposal_ms()));
         let theirs = room.open[self.seat.other().index()].map(|o| {
             let seen = match self.their_proposal_seen {
                 Some((seq, Some(at))) if seq == o.seq => at,
                 // Not seen while connected yet: the minute has not started.
-                _ => u64::MAX - self.config.proposal_ms,
+                _ => u64::MAX - self.proposal_ms(),
             };
-            (o, seen + self.config.proposal_ms)
+            (o, seen + self.proposal_ms())
         });
         [mine, theirs]
     }
@@ -359,6 +354,12 @@ impl Session {
         self.standing
     }
 
+    /// True when the other seat handed our seat to another key while we were here (in this
+    /// session: a reload forgets it, the transcript keeps what can be proved).
+    pub fn handed_over_while_here(&self) -> bool {
+        self.taken_while_here
+    }
+
     /// When this device may knock again after a refusal.
     pub fn knock_again_at(&self) -> Option<u64> {
         match self.standing {
@@ -388,7 +389,12 @@ impl Session {
         transcript::export_lines(&self.invite, self.chains.merged_hex())
     }
 
-    fn entry(&self, body: Body, now: u64) -> Entry {
+    /// The life of a proposal here: the configured one, never beyond the room's.
+    fn proposal_ms(&self) -> u64 {
+        self.config.proposal_ms.min(room::PROPOSAL_MS)
+    }
+
+    pub(super) fn entry(&self, body: Body, now: u64) -> Entry {
         let me = self.seat;
         let time = self.chains.last_time(me).map_or(now, |t| t.max(now));
         let header = Header {
@@ -457,15 +463,7 @@ impl Session {
         match command {
             Command::Knock => return self.knock_again(now),
             _ if self.standing != Standing::Seated => return Err(CommandError::NotSeated),
-            Command::Handover { accept: false } => {
-                self.knock.take().ok_or(CommandError::NoKnock)?;
-                self.declined_at = Some(now);
-                let no = Message::KnockRefused { expired: false };
-                return Ok(vec![
-                    Effect::Send(wire::encode(&no)),
-                    Effect::Event(Event::KnockOver),
-                ]);
-            }
+            Command::Handover { accept } => return self.answer_knock(accept, now),
             _ => {}
         }
         if self.suspended() && command != Command::Leave {
@@ -478,8 +476,34 @@ impl Session {
         if needs_peer && self.presence != Presence::Here {
             return Err(CommandError::PeerAway);
         }
-        let me = self.seat.index();
-        let body = match command {
+        let body = self.body(command, now)?;
+        // A proposal whose minute is over is withdrawn first, as the timer would have (a
+        // withdrawal asked for now is that one).
+        let live = self.last_live;
+        let expired = self.expire(now);
+        if matches!(body, Body::Withdraw { .. }) && !expired.is_empty() {
+            return Ok(expired);
+        }
+        let e = self.entry(body, now);
+        match self.append(e, now) {
+            Ok(out) => Ok(expired.into_iter().chain(out).collect()),
+            Err(why) => {
+                if !expired.is_empty() {
+                    // Neither kept nor sent yet: the timer writes it again.
+                    self.chains.pop_own(self.seat);
+                    self.fold = Fold::default();
+                    self.fold.update(&self.chains);
+                    self.last_live = live;
+                }
+                Err(why)
+            }
+        }
+    }
+
+    /// The entry a game command writes, or why it cannot be written now (the room's own rules
+    /// are checked when it is folded, in [`Session::append`]).
+    fn body(&self, command: Command, now: u64) -> Result<Body, CommandError> {
+        Ok(match command {
             Command::Play(step) => Body::Play {
                 game: self.room().game_number,
                 step,
@@ -497,7 +521,9 @@ impl Session {
                 }
             }
             Command::Withdraw => Body::Withdraw {
-                proposal: self.room().open[me].ok_or(CommandError::NoProposal)?.seq,
+                proposal: self.room().open[self.seat.index()]
+                    .ok_or(CommandError::NoProposal)?
+                    .seq,
                 expired: false,
             },
             Command::Resign => Body::Resign,
@@ -509,179 +535,19 @@ impl Session {
             }
             Command::Settings { max_turns } => Body::Settings { max_turns },
             Command::Leave => Body::Leave,
-            Command::Handover { .. } => {
-                let knock = self.knock.ok_or(CommandError::NoKnock)?;
-                if now > knock.since + self.config.proposal_ms {
-                    self.knock = None;
-                    return Err(CommandError::Expired);
-                }
-                Body::Handover {
-                    seat: knock.seat,
-                    key: knock.key,
-                    proof: knock.proof,
-                }
-            }
-            Command::Knock => unreachable!("handled above"),
-        };
-        let handover = matches!(body, Body::Handover { .. });
-        let e = self.entry(body, now);
-        let mut out = self.append(e, now)?;
-        if handover {
-            // The new device now holds that seat: let it prove it on this connection.
-            self.knock = None;
-            out.push(Effect::Event(Event::KnockOver));
-            out.push(self.challenge(now));
-        }
-        Ok(out)
-    }
-
-    /// A fresh challenge for the device on the connection; what it proved so far is forgotten.
-    fn challenge(&mut self, now: u64) -> Effect {
-        use sha2::{Digest, Sha256};
-        self.connections += 1;
-        let mut h = Sha256::new();
-        h.update(b"moulin/challenge/v1");
-        h.update(self.seed);
-        h.update(self.connections.to_be_bytes());
-        h.update(now.to_be_bytes());
-        let mut challenge = [0; 16];
-        challenge.copy_from_slice(&h.finalize()[..16]);
-        self.peer = PeerCheck {
-            challenge: Some(challenge),
-            since: now,
-            retried: now,
-            ..PeerCheck::default()
-        };
-        Effect::Send(wire::encode(&Message::Challenge(challenge)))
-    }
-
-    /// Asks the present player for the seat that is away (our own is held by another key).
-    fn knock_again(&mut self, now: u64) -> Result<Vec<Effect>, CommandError> {
-        match self.standing {
-            Standing::Seated => Err(CommandError::Seated),
-            Standing::Refused { at, .. } if now < at + room::COOLDOWN_MS => {
-                Err(CommandError::Refused(Void::CoolingDown))
-            }
-            _ => Ok(self.start_knocking(now)),
-        }
-    }
-
-    fn start_knocking(&mut self, now: u64) -> Vec<Effect> {
-        self.standing = Standing::Knocking { since: now };
-        let key = self.key.verifying_key().to_bytes();
-        let knock = Message::Knock {
-            key,
-            proof: wire::join_proof(self.invite.room, &self.invite.secret, &key),
-            sig: wire::Sig::sign(&self.key, &wire::knock_bytes(self.invite.room, &key)),
-        };
-        vec![
-            Effect::Send(wire::encode(&knock)),
-            Effect::Event(Event::Standing(self.standing)),
-        ]
-    }
-
-    /// Our key no longer holds our seat: what we hold of our own chain never counted (or no
-    /// longer does), so the transcript starts again from what the other side sends.
-    /// Our own entries from number `keep` on are dropped (all of them when another key's hello
-    /// holds the seat; those the hand-over had not seen when it moved the seat).
-    fn unseat(&mut self, standing: Standing, keep: u32, now: u64) -> Vec<Effect> {
-        let host_key = self
-            .invite
-            .host_key
-            .and_then(|k| VerifyingKey::from_bytes(&k).ok());
-        let fresh = Chains::new(self.invite.room, host_key, Some(self.invite.secret));
-        let old = std::mem::replace(&mut self.chains, fresh);
-        for e in old.merged() {
-            if e.seat() != self.seat || e.seq() < keep {
-                // What no longer follows is asked for again by the heads below.
-                let _ = self.chains.add(e.clone());
-            }
-        }
-        self.fold = Fold::default();
-        // Folded afresh without events: the page shows this device's new standing as a whole.
-        self.fold.update(&self.chains);
-        self.pending.clear();
-        self.reported.clear();
-        self.forked = false;
-        self.last_resend = None;
-        self.their_proposal_seen = None;
-        self.knock = None;
-        self.standing = standing;
-        let mut out = vec![
-            Effect::Save,
-            Effect::Event(Event::Standing(standing)),
-            self.send_heads(now),
-        ];
-        if matches!(standing, Standing::Knocking { .. }) {
-            out.extend(self.start_knocking(now));
-        }
-        out.extend(self.recheck_proof(now));
-        out
-    }
-
-    /// After new entries: a knocking device whose key now holds a seat takes it (and proves
-    /// it); a seated one whose seat moved to another key is unseated.
-    pub(super) fn check_standing(&mut self, now: u64) -> Vec<Effect> {
-        let ours = self.key.verifying_key();
-        let holds = |s: &Session, seat| s.chains.current_key(seat) == Some(ours);
-        match self.standing {
-            Standing::Seated => {
-                if self
-                    .chains
-                    .current_key(self.seat)
-                    .is_some_and(|k| k != ours)
-                {
-                    let from = self.chains.handed_from(self.seat).unwrap_or(0);
-                    return self.unseat(Standing::HandedAway, from, now);
-                }
-                Vec::new()
-            }
-            _ => {
-                let Some(seat) = [Seat::Host, Seat::Guest]
-                    .into_iter()
-                    .find(|&seat| holds(self, seat))
-                else {
-                    return Vec::new();
-                };
-                self.seat = seat;
-                self.standing = Standing::Seated;
-                let mut out = vec![Effect::Save, Effect::Event(Event::Standing(self.standing))];
-                out.extend(self.prove(now));
-                out.extend(self.recheck_proof(now));
-                out
-            }
-        }
-    }
-
-    /// True while connected to the device that proved the other seat (present or silent).
-    fn proved_connection(&self) -> bool {
-        self.peer.challenge.is_some() && self.peer.proved
-    }
-
-    /// True while connected to a device that has not proved the other seat's key, or while we
-    /// ask for a seat: challenges, knocks and heads go again with each heartbeat.
-    fn asks_again(&self) -> bool {
-        self.peer.challenge.is_some()
-            && (!self.peer.proved || matches!(self.standing, Standing::Knocking { .. }))
-    }
-
-    /// Answers the other side's challenge, once we hold a seat.
-    fn prove(&mut self, _now: u64) -> Option<Effect> {
-        let challenge = self.their_challenge?;
-        if self.standing != Standing::Seated {
-            return None;
-        }
-        let bytes = wire::presence_bytes(self.invite.room, &challenge, self.seat);
-        let proof = Message::Proof {
-            seat: self.seat,
-            sig: wire::Sig::sign(&self.key, &bytes),
-        };
-        Some(Effect::Send(wire::encode(&proof)))
+            Command::Knock | Command::Handover { .. } => unreachable!("handled by act"),
+        })
     }
 
     /// Adds and folds an entry we just signed; refused (and taken back) when the room says it
     /// is void. It has seen everything we hold, so it folds last, on the current state.
-    fn append(&mut self, e: Entry, now: u64) -> Result<Vec<Effect>, CommandError> {
+    pub(super) fn append(&mut self, e: Entry, now: u64) -> Result<Vec<Effect>, CommandError> {
+        let seq = e.seq();
+        // The other side refuses an entry past the limit (`Refusal::TooLong`): kept here, it
+        // would split the room in two.
+        if seq >= chains::MAX_ENTRIES {
+            return Err(CommandError::Full);
+        }
         self.chains.push_own(e.clone());
         let changes = self.fold.update(&self.chains);
         if let [Change::Void { why, .. }] = changes[..] {
@@ -690,6 +556,9 @@ impl Session {
             return Err(CommandError::Refused(why));
         }
         let events = self.absorb(changes, now);
+        if self.proved_connection() {
+            self.last_live = Some(seq);
+        }
         // Save first: a tab that reloads must never have sent an entry it did not keep.
         let mut out = vec![
             Effect::Save,
@@ -822,20 +691,30 @@ impl Session {
             // and it comes back at its next message.
             out.push(self.send_heads(now));
         }
-        if let [Some((open, deadline)), _] = self.proposals() {
-            if now >= deadline && !self.suspended() {
-                let e = self.entry(
-                    Body::Withdraw {
-                        proposal: open.seq,
-                        expired: true,
-                    },
-                    now,
-                );
-                // Our own open proposal: the withdrawal cannot be void.
-                out.extend(self.append(e, now).unwrap_or_default());
-            }
-        }
+        out.extend(self.expire(now));
         out
+    }
+
+    /// Withdraws our open proposal once its minute is over (`expired`, dated at the deadline),
+    /// before anything else we write: an honest session never signs an entry dated after its
+    /// proposal's life while the proposal is still open (the room lets an answer it had not
+    /// seen stand against such an entry).
+    fn expire(&mut self, now: u64) -> Vec<Effect> {
+        let Some((open, deadline)) = self.proposals()[0] else {
+            return Vec::new();
+        };
+        if now < deadline || self.suspended() {
+            return Vec::new();
+        }
+        let body = Body::Withdraw {
+            proposal: open.seq,
+            expired: true,
+        };
+        // Dated at the deadline, within the proposal's life: a timer that ran late must not date
+        // it past the life, where it could no longer win a race with an answer.
+        let e = self.entry(body, deadline);
+        // Our own open proposal: the withdrawal cannot be void.
+        self.append(e, now).unwrap_or_default()
     }
 }
 

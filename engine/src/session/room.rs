@@ -43,9 +43,15 @@ pub enum Void {
     Left,
     /// A move for a game that has since been replaced by a new one.
     StaleGame,
-    /// A decision (an acceptance, a claim) that crossed an entry of the other seat its sender
-    /// had not seen: it cannot count against what it did not see.
+    /// A decision (an answer, a claim) that crossed an entry of the other seat its sender had
+    /// not seen and that refutes it: it cannot count against what it did not see.
     Crossed,
+    /// A claim dated less than [`CLAIM_MS`] after its sender, by its own clock, last knew the
+    /// other seat to be there.
+    TooSoon,
+    /// A claim while the other seat had not seen an entry of the sender's that crossed its
+    /// acceptance: it may not know its acceptance counts for nothing, nor that the game goes on.
+    Unseen,
 }
 
 impl fmt::Display for Void {
@@ -68,6 +74,12 @@ impl fmt::Display for Void {
             Void::Left => f.write_str("the sender left the room"),
             Void::StaleGame => f.write_str("a move for a previous game"),
             Void::Crossed => f.write_str("a decision that crossed an entry it had not seen"),
+            Void::TooSoon => f.write_str(
+                "a claim dated less than 5 minutes after the other player was last there",
+            ),
+            Void::Unseen => f.write_str(
+                "a claim before the other player saw the entry that crossed its acceptance",
+            ),
         }
     }
 }
@@ -191,6 +203,20 @@ pub struct Open {
     /// The proposer's clock when it was made.
     pub time: u64,
 }
+
+/// Life of a proposal by the proposer's clock: the proposer's entries dated later no longer
+/// race an answer (the answer folds before them, and stands). A session's
+/// [`Config::proposal_ms`] is at most this.
+///
+/// [`Config::proposal_ms`]: super::Config::proposal_ms
+pub const PROPOSAL_MS: u64 = 60_000;
+
+/// A claim of victory must be dated at least this long after its sender, by its own clock,
+/// last knew the other seat to be there (`Chains::absent_since`): a session's seat
+/// reservation ([`Config::reservation_ms`]) never ends sooner.
+///
+/// [`Config::reservation_ms`]: super::Config::reservation_ms
+pub const CLAIM_MS: u64 = 300_000;
 
 /// First cooldown after a declined proposal; it doubles with each further decline.
 pub const COOLDOWN_MS: u64 = 10_000;

@@ -3,9 +3,8 @@
 //! disconnection or a reload (`docs/protocol.md`, « Resync »).
 
 use super::chains::{Added, Refusal};
-use super::wire::{self, Body, Entry, Heads, Message, Seat, Sig, MAX_BATCH};
-use super::{room, Effect, Event, Knock, Presence, Session, Standing, MAX_PENDING, RESEND_MS};
-use ed25519_dalek::VerifyingKey;
+use super::wire::{self, Entry, Heads, Message, Seat, MAX_BATCH};
+use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING, RESEND_MS};
 
 impl Session {
     /// How many entries of each seat we hold, and the last hashes.
@@ -40,7 +39,10 @@ impl Session {
             self.stamp_proposal(now);
         }
         match message {
-            Message::Heads(theirs) => out.extend(self.answer_heads(theirs, now)),
+            Message::Heads(theirs) => {
+                self.peer.first_heads.get_or_insert(theirs.count);
+                out.extend(self.answer_heads(theirs, now))
+            }
             Message::Challenge(challenge) => {
                 self.their_challenge = Some(challenge);
                 out.extend(self.prove(now));
@@ -57,23 +59,11 @@ impl Session {
                 let mut added = false;
                 let waiting = self.pending.len();
                 for e in entries {
-                    if self.intruded(&e) {
-                        // Another key holds our seat: we were never seated. Drop our hello,
-                        // take theirs, and ask for the seat that is away.
-                        out.push(Effect::Event(Event::Refused {
-                            seat: self.seat,
-                            seq: 0,
-                            why: Refusal::Intruder,
-                        }));
-                        out.extend(self.unseat(Standing::Knocking { since: now }, 0, now));
+                    if let Some(hello) = self.intruder(&e) {
+                        out.extend(self.give_way(hello, now));
+                        added = true;
                     }
-                    let moves_our_seat =
-                        matches!(&e.body, Body::Handover { seat, .. } if *seat == self.seat);
                     added |= self.offer(e, &mut out);
-                    if moves_our_seat {
-                        // Before the new key's entries meet ours with the same numbers.
-                        out.extend(self.check_standing(now));
-                    }
                 }
                 let mut grew = added;
                 // Entries kept aside may now follow.
@@ -108,108 +98,6 @@ impl Session {
         if self.invite.host_key.is_none() {
             self.invite.host_key = self.chains.host_key().map(|k| k.to_bytes());
         }
-    }
-
-    /// True for a valid guest `Hello` with another key while we, a guest, wrote nothing but our
-    /// own: the host bound the guest seat to that key before ours came (a seat is a key). The
-    /// host's seat is bound by the invitation and never taken this way.
-    fn intruded(&self, e: &Entry) -> bool {
-        let Body::Hello { key, proof, .. } = &e.body else {
-            return false;
-        };
-        let valid = || {
-            VerifyingKey::from_bytes(key).is_ok_and(|k| e.verify(&k))
-                && wire::join_proof(self.invite.room, &self.invite.secret, key) == *proof
-        };
-        self.standing == Standing::Seated
-            && self.seat == Seat::Guest
-            && e.seat() == Seat::Guest
-            && *key != self.key.verifying_key().to_bytes()
-            && self.chains.len(self.seat) <= 1
-            && valid()
-    }
-
-    /// The device on the connection answered our challenge for `seat`: present if that seat's
-    /// current key signed it (the other seat's, or, while we hold none, either).
-    pub(super) fn check_proof(&mut self, seat: Seat, sig: Sig, now: u64) -> Vec<Effect> {
-        let Some(challenge) = self.peer.challenge else {
-            return Vec::new();
-        };
-        if self.peer.proved {
-            return Vec::new();
-        }
-        self.peer.unproven = Some((seat, sig));
-        let Some(key) = self.chains.current_key(seat) else {
-            // Its key comes with its hello, perhaps in the next message.
-            return Vec::new();
-        };
-        let seated = self.standing == Standing::Seated;
-        let bytes = wire::presence_bytes(self.invite.room, &challenge, seat);
-        let ours = self.key.verifying_key();
-        if (seat == self.seat.other() || !seated) && key != ours && sig.verifies(&key, &bytes) {
-            self.peer.proved = true;
-            self.peer.stranger = false;
-            self.peer.unproven = None;
-            let mut out = Vec::new();
-            if self.presence != Presence::Here {
-                self.presence = Presence::Here;
-                out.push(Effect::Event(Event::Presence(self.presence)));
-            }
-            self.stamp_proposal(now);
-            return out;
-        }
-        self.not_proved()
-    }
-
-    /// Checks again the last proof that proved nothing: the key it needs may have come since,
-    /// or our own seat changed.
-    pub(super) fn recheck_proof(&mut self, now: u64) -> Vec<Effect> {
-        match self.peer.unproven.take() {
-            Some((seat, sig)) => self.check_proof(seat, sig, now),
-            None => Vec::new(),
-        }
-    }
-
-    /// The device on the connection is not the other player: that seat stays away.
-    pub(super) fn not_proved(&mut self) -> Vec<Effect> {
-        if self.peer.stranger {
-            return Vec::new();
-        }
-        self.peer.stranger = true;
-        vec![Effect::Event(Event::Stranger)]
-    }
-
-    /// A device without a seat asks for the other seat, which is not here: we may let it in.
-    fn on_knock(&mut self, key: [u8; 32], proof: [u8; 32], sig: Sig, now: u64) -> Vec<Effect> {
-        let other = self.seat.other();
-        let ours = self.key.verifying_key().to_bytes();
-        let current = self.chains.current_key(other).map(|k| k.to_bytes());
-        let cooling = self
-            .declined_at
-            .is_some_and(|t| now < t + room::COOLDOWN_MS);
-        let valid = VerifyingKey::from_bytes(&key).is_ok_and(|k| {
-            sig.verifies(&k, &wire::knock_bytes(self.invite.room, &key))
-                && wire::join_proof(self.invite.room, &self.invite.secret, &key) == proof
-        });
-        if self.standing != Standing::Seated
-            || self.peer.proved
-            || cooling
-            || !valid
-            || current.is_none_or(|k| k == key)
-            || key == ours
-            || self.knock.is_some_and(|k| k.key == key)
-        {
-            return Vec::new();
-        }
-        self.knock = Some(Knock {
-            seat: other,
-            key,
-            proof,
-            since: now,
-        });
-        let mut out = self.not_proved();
-        out.push(Effect::Event(Event::Knock(other)));
-        out
     }
 
     /// Adds one entry; true if it was new.

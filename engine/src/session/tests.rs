@@ -1114,8 +1114,8 @@ mod review {
             .count()
     }
 
-    /// mod.rs refold(): every void informed entry of the whole transcript is reported again on
-    /// every later `Entries` message.
+    /// A void entry is reported once (`Session::absorb` remembers it in `reported`), not again
+    /// with every later `Entries` message, as the whole transcript's void entries once were.
     #[test]
     fn review_a_void_entry_is_reported_once_not_on_every_later_message() {
         let mut p = Loopback::new(GameKind::Morris, 100);
@@ -1135,9 +1135,9 @@ mod review {
         assert_eq!(voids(&out), 0, "the old void entry is reported again");
     }
 
-    /// mod.rs restore()/refold(): after a reload `their_proposal_seen` is stamped with
-    /// `last_heard == 0`, so the other side's open proposal counts as seen at time 0 and can never
-    /// be answered (Expired) with a real clock.
+    /// After a reload the other side's open proposal can still be answered: `Session::restore`
+    /// leaves `their_proposal_seen` unstamped, so its minute starts when we are live again — not
+    /// at time 0, which a real clock would always find expired.
     #[test]
     fn review_a_reloaded_tab_can_still_answer_the_open_proposal() {
         let mut p = Loopback::new(GameKind::Meta, 0);
@@ -1319,9 +1319,9 @@ mod review {
         assert_eq!(p.act(Seat::Host, Command::ClaimWin), Ok(()));
     }
 
-    /// chains.rs add() / mod.rs receive(): no bound on a chain's length and a full refold (plus
-    /// re-reporting every void) per message: a hostile peer grows memory and makes each message
-    /// cost O(transcript).
+    /// A hostile peer cannot grow a chain without bound (`chains::MAX_ENTRIES`), and each of its
+    /// messages costs what its own entries cost: they fold after everything already folded
+    /// (`fold.rs`, no fold of the whole transcript) and at most one batch of them is reported.
     #[test]
     fn review_a_hostile_peer_cannot_grow_the_transcript_without_bound() {
         let mut p = Loopback::new(GameKind::Meta, 0);
@@ -1371,6 +1371,30 @@ mod review {
         let held = p.guest().chains.len(Seat::Host);
         assert!(held <= 10_000, "{held} void host entries held");
         assert!(voids(&last_out) <= 48);
+    }
+
+    /// A seat whose own chain is full writes nothing more: the other side would refuse the
+    /// entry (`TooLong`) and the two sides would differ for good.
+    #[test]
+    fn a_full_chain_writes_no_entry_the_other_side_would_refuse() {
+        let mut p = Loopback::new(GameKind::Meta, 0);
+        p.settle();
+        let host = p.side_mut(Seat::Host);
+        while host.chains.len(Seat::Host) < chains::MAX_ENTRIES {
+            let body = Body::Withdraw {
+                proposal: 7,
+                expired: false,
+            };
+            let e = host.entry(body, 0);
+            host.chains.push_own(e);
+        }
+        host.fold.update(&host.chains);
+        let before = host.chains.len(Seat::Host);
+        assert_eq!(p.act(Seat::Host, Command::Resign), Err(CommandError::Full));
+        assert_eq!(p.host().chains.len(Seat::Host), before);
+        assert!(p.host().room().in_progress(), "nothing resigned");
+        // The guest's own chain is not full: it plays on.
+        assert_eq!(p.act(Seat::Guest, Command::Resign), Ok(()));
     }
 
     /// chains.rs merged() informed flag: a hostile guest that keeps `seen` at zero (allowed:

@@ -19,7 +19,7 @@
 //! export is the evidence.
 
 use super::chains::{Added, Chains};
-use super::fold;
+use super::fold::FoldAll;
 use super::room::{Room, Void};
 use super::wire::{self, Body, Entry, RoomId, Seat};
 use super::Invite;
@@ -68,14 +68,12 @@ impl fmt::Display for Breach {
             Seat::Host => "host",
             Seat::Guest => "guest",
         };
-        let colour = match self.player {
-            Player::Blue => "Blue",
-            Player::Red => "Red",
-        };
         write!(
             f,
-            "the {seat} ({colour}) signed entry {}, which breaks the rules: {}",
-            self.entry, self.why
+            "the {seat} ({}) signed entry {}, which breaks the rules: {}",
+            colour(self.player),
+            self.entry,
+            self.why
         )
     }
 }
@@ -96,20 +94,55 @@ pub struct Verified {
     pub void: Vec<usize>,
     /// Entries signed by a seat's own key that break the rules, in file order.
     pub faults: Vec<Breach>,
-    /// Seats moved to another device, in file order.
+    /// Seats moved to another key, in file order.
     pub handovers: Vec<Handover>,
 }
 
-/// A seat moved to another device by the other seat's consent (`docs/protocol.md`,
-/// « Hand-over »).
+/// A seat moved to another key by the other seat, which signed the hand-over
+/// (`docs/protocol.md`, « Presence, knocks and hand-over »).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Handover {
     /// 0-based index of the hand-over entry in the file.
     pub entry: usize,
-    /// The seat that changed device (the entry's writer is the other one).
+    /// The seat that changed hands (the entry's signer is the other one).
     pub seat: Seat,
-    /// The seat's key from then on.
+    /// That seat's colour in the game the hand-over was written in.
+    pub player: Player,
+    /// The seat's key for its entries that saw the hand-over.
     pub key: [u8; 32],
+    /// Entries of that seat the hand-over had not seen and that had not seen it: written
+    /// meanwhile by the earlier key, they stand. An honest client hands over only a seat that
+    /// is away, but such entries do not prove it was present (an absent device may have
+    /// written them before its connection dropped).
+    pub crossed: u32,
+}
+
+impl fmt::Display for Handover {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (seat, by) = match self.seat {
+            Seat::Host => ("host", "guest"),
+            Seat::Guest => ("guest", "host"),
+        };
+        write!(
+            f,
+            "the {by} signed entry {}, which gave the {seat}'s seat ({}) to the key {}",
+            self.entry,
+            colour(self.player),
+            fingerprint(&self.key)
+        )?;
+        match self.crossed {
+            0 => Ok(()),
+            1 => write!(f, " (1 entry of the {seat} it had not seen stands)"),
+            n => write!(f, " ({n} entries of the {seat} it had not seen stand)"),
+        }
+    }
+}
+
+fn colour(p: Player) -> &'static str {
+    match p {
+        Player::Blue => "Blue",
+        Player::Red => "Red",
+    }
 }
 
 impl Verified {
@@ -118,12 +151,18 @@ impl Verified {
         self.room.game()
     }
 
-    /// One sentence: every signature, link and move is valid, or who broke the rules first.
+    /// One sentence: every signature, link and move is valid, or who broke the rules first;
+    /// then every seat that changed hands, and who gave it.
     pub fn verdict(&self) -> String {
-        match self.faults.first() {
+        let mut verdict = match self.faults.first() {
             None => "verified: every signature, link and move is valid".to_string(),
             Some(f) => format!("authentic, but {f}"),
+        };
+        for h in &self.handovers {
+            verdict.push_str("; ");
+            verdict.push_str(&h.to_string());
         }
+        verdict
     }
 }
 
@@ -159,104 +198,251 @@ pub(super) fn export_lines<'a>(invite: &Invite, lines: impl Iterator<Item = &'a 
 /// Checks a transcript: format, canonical encodings, signatures, sequence numbers, hash chains,
 /// and the legality of every entry through the room's rules and the engine.
 pub fn verify(text: &str) -> Result<Verified, VerifyError> {
-    let header = |message: &str| VerifyError {
-        entry: 0,
-        message: message.to_string(),
-    };
-    let body = text
-        .strip_suffix('\n')
-        .ok_or_else(|| header("the file must end with a newline"))?;
-    let lines: Vec<&str> = body.split('\n').collect();
-    if lines.len() < HEADER_LINES || lines[0] != MAGIC {
-        return Err(header("not a moulin transcript (v1)"));
+    Verifier::new(text.to_owned())?.finish()
+}
+
+/// [`verify`] a little at a time, for a page that must not freeze on a long transcript (a full
+/// room, 2 × 10 000 entries, takes seconds in a browser): each [`Verifier::step`] checks entries
+/// until its stop check says so, and the result is [`verify`]'s, however the work is cut.
+///
+/// ```
+/// use engine::session::transcript::{self, Verifier};
+/// use engine::session::Loopback;
+/// use engine::GameKind;
+///
+/// let text = Loopback::new(GameKind::Meta, 100).host().export();
+/// let mut v = Verifier::new(text.clone()).unwrap();
+/// // One entry per step: the page would let the browser breathe between them.
+/// while !v.step(&mut || true).unwrap() {
+///     let (done, total) = v.progress();
+///     assert!(done < total);
+/// }
+/// let verified = v.finish().unwrap();
+/// assert_eq!(verified.entries, transcript::verify(&text).unwrap().entries);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Verifier {
+    text: String,
+    /// Where the next entry's line starts; `None` once every line is read.
+    next: Option<usize>,
+    /// The end of the last line (before the final newline).
+    end: usize,
+    /// The entry lines of the file.
+    lines: usize,
+    host: [u8; 32],
+    game: crate::GameKind,
+    chains: Chains,
+    entries: Vec<Entry>,
+    /// Once every entry is read and in the fold order: the fold so far.
+    fold: Option<FoldAll>,
+    /// The first problem, once found: every later call gives it again.
+    failed: Option<VerifyError>,
+}
+
+impl Verifier {
+    /// Reads the four header lines; the entries are checked by [`Verifier::step`].
+    pub fn new(text: String) -> Result<Verifier, VerifyError> {
+        let header = |message: &str| VerifyError {
+            entry: 0,
+            message: message.to_string(),
+        };
+        let end = text
+            .strip_suffix('\n')
+            .ok_or_else(|| header("the file must end with a newline"))?
+            .len();
+        let mut next = Some(0);
+        let mut head = Vec::with_capacity(HEADER_LINES);
+        while head.len() < HEADER_LINES {
+            let Some(at) = next else { break };
+            let line = match text[at..end].find('\n') {
+                Some(n) => {
+                    next = Some(at + n + 1);
+                    &text[at..at + n]
+                }
+                None => {
+                    next = None;
+                    &text[at..end]
+                }
+            };
+            head.push(line);
+        }
+        if head.len() < HEADER_LINES || head[0] != MAGIC {
+            return Err(header("not a moulin transcript (v1)"));
+        }
+        let field = |line: &str, name: &str| {
+            line.strip_prefix(name)
+                .and_then(|v| v.strip_prefix(' '))
+                .map(str::to_string)
+        };
+        let room: [u8; 16] = field(head[1], "room")
+            .and_then(|v| wire::unhex_array(&v))
+            .ok_or_else(|| header("bad room line"))?;
+        let host: [u8; 32] = field(head[2], "host")
+            .and_then(|v| wire::unhex_array(&v))
+            .ok_or_else(|| header("bad host line"))?;
+        let game = field(head[3], "game")
+            .and_then(|v| crate::GameKind::from_name(&v))
+            .ok_or_else(|| header("bad game line"))?;
+        if host == [0; 32] {
+            return Err(header(
+                "the host's key is unknown (exported before the host's hello arrived)",
+            ));
+        }
+        let host_key = VerifyingKey::from_bytes(&host).map_err(|_| header("bad host key"))?;
+        let lines = next.map_or(0, |at| {
+            1 + text.as_bytes()[at..end]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        });
+        Ok(Verifier {
+            next,
+            end,
+            lines,
+            host,
+            game,
+            chains: Chains::new(RoomId(room), Some(host_key), None),
+            entries: Vec::with_capacity(lines),
+            fold: None,
+            failed: None,
+            text,
+        })
     }
-    let field = |line: &str, name: &str| {
-        line.strip_prefix(name)
-            .and_then(|v| v.strip_prefix(' '))
-            .map(str::to_string)
-    };
-    let room: [u8; 16] = field(lines[1], "room")
-        .and_then(|v| wire::unhex_array(&v))
-        .ok_or_else(|| header("bad room line"))?;
-    let host: [u8; 32] = field(lines[2], "host")
-        .and_then(|v| wire::unhex_array(&v))
-        .ok_or_else(|| header("bad host line"))?;
-    let game = field(lines[3], "game")
-        .and_then(|v| crate::GameKind::from_name(&v))
-        .ok_or_else(|| header("bad game line"))?;
-    if host == [0; 32] {
-        return Err(header(
-            "the host's key is unknown (exported before the host's hello arrived)",
-        ));
+
+    /// The work done and the whole work, in entries: each is read (its signature and links
+    /// checked), then folded through the rules.
+    pub fn progress(&self) -> (usize, usize) {
+        let folded = self.fold.as_ref().map_or(0, |f| f.folded);
+        (self.entries.len() + folded, 2 * self.lines)
     }
-    let host_key = VerifyingKey::from_bytes(&host).map_err(|_| header("bad host key"))?;
-    let mut chains = Chains::new(RoomId(room), Some(host_key), None);
-    let mut entries = Vec::new();
-    for (i, line) in lines[HEADER_LINES..].iter().enumerate() {
-        let bad = |message: String| VerifyError { entry: i, message };
-        let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
-        let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
-        match chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
-            Added::New => entries.push(e),
-            Added::Duplicate => {
-                let first = entries.iter().position(|x| *x == e).unwrap_or(0);
-                return Err(bad(format!("a second copy of entry {first}")));
+
+    /// Checks entries until `stop` returns true (it is asked after each entry) or none is left:
+    /// `Ok(true)` when the transcript is checked ([`Verifier::finish`] tells the result), or
+    /// the first problem found.
+    pub fn step(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<bool, VerifyError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let done = self.run(stop);
+        if let Err(e) = &done {
+            self.failed = Some(e.clone());
+        }
+        done
+    }
+
+    fn run(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<bool, VerifyError> {
+        while let Some(at) = self.next {
+            let i = self.entries.len();
+            let bad = |message: String| VerifyError { entry: i, message };
+            let line = match self.text[at..self.end].find('\n') {
+                Some(n) => {
+                    self.next = Some(at + n + 1);
+                    &self.text[at..at + n]
+                }
+                None => {
+                    self.next = None;
+                    &self.text[at..self.end]
+                }
+            };
+            let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
+            let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
+            match self.chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
+                Added::New => self.entries.push(e),
+                Added::Duplicate => {
+                    let first = self.entries.iter().position(|x| *x == e).unwrap_or(0);
+                    return Err(bad(format!("a second copy of entry {first}")));
+                }
+            }
+            if stop() {
+                return Ok(false);
             }
         }
+        if self.fold.is_none() {
+            if self.entries.is_empty() {
+                return Err(VerifyError {
+                    entry: 0,
+                    message: "no entries".into(),
+                });
+            }
+            // One order: the fold order, so that two files never tell one game.
+            let merged = self.chains.merged();
+            if let Some(i) = merged
+                .iter()
+                .zip(&self.entries)
+                .position(|(folded, filed)| *folded != filed)
+            {
+                let expected = merged[i];
+                return Err(VerifyError {
+                    entry: i,
+                    message: format!(
+                        "out of order: the fold order puts {:?} #{} here",
+                        expected.seat(),
+                        expected.seq()
+                    ),
+                });
+            }
+            self.fold = Some(FoldAll::new());
+        }
+        let fold = self.fold.as_mut().expect("set above");
+        while let Some(e) = self.entries.get(fold.folded) {
+            fold.push(&self.chains, e);
+            if fold.folded < self.entries.len() && stop() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
-    if entries.is_empty() {
-        return Err(header("no entries"));
-    }
-    // One order: the fold order, so that two files never tell one game.
-    if let Some(i) = chains
-        .merged()
-        .iter()
-        .zip(&entries)
-        .position(|(folded, filed)| *folded != filed)
-    {
-        let expected = chains.merged()[i];
-        return Err(VerifyError {
-            entry: i,
-            message: format!(
-                "out of order: the fold order puts {:?} #{} here",
-                expected.seat(),
-                expected.seq()
-            ),
-        });
-    }
-    let (room, voids) = fold::fold_all(&chains);
-    let void = voids.iter().map(|v| v.index).collect();
-    let faults = voids
-        .into_iter()
-        .filter(|v| !v.excused)
-        .map(|v| Breach {
-            entry: v.index,
-            seat: entries[v.index].seat(),
-            player: v.player,
-            why: v.why,
+
+    /// The result: what the transcript shows, or its first problem (checking what
+    /// [`Verifier::step`] has not checked yet).
+    pub fn finish(mut self) -> Result<Verified, VerifyError> {
+        self.step(&mut || false)?;
+        let header = |message: &str| VerifyError {
+            entry: 0,
+            message: message.to_string(),
+        };
+        let fold = self.fold.expect("every entry is folded");
+        let (room, voids, players) = (fold.room, fold.voids, fold.players);
+        let entries = self.entries;
+        let void = voids.iter().map(|v| v.index).collect();
+        let faults = voids
+            .into_iter()
+            .filter(|v| !v.excused)
+            .map(|v| Breach {
+                entry: v.index,
+                seat: entries[v.index].seat(),
+                player: v.player,
+                why: v.why,
+            })
+            .collect();
+        if room.rules.map(|r| r.kind()) != Some(self.game) {
+            return Err(header("the game line does not match the host's hello"));
+        }
+        if let Some(why) = room.incompatible {
+            return Err(header(&why.to_string()));
+        }
+        let handovers = entries
+            .iter()
+            .enumerate()
+            .filter_map(|(entry, e)| match e.body {
+                Body::Handover { seat, key, .. } => Some(Handover {
+                    entry,
+                    seat,
+                    player: players[entry].opponent(),
+                    key,
+                    crossed: self.chains.crossed_count(e.seat(), e.seq()),
+                }),
+                _ => None,
+            })
+            .collect();
+        Ok(Verified {
+            room,
+            guest_key: self.chains.guest_key().map(|k| k.to_bytes()),
+            entries,
+            host_key: self.host,
+            void,
+            faults,
+            handovers,
         })
-        .collect();
-    if room.rules.map(|r| r.kind()) != Some(game) {
-        return Err(header("the game line does not match the host's hello"));
     }
-    if let Some(why) = room.incompatible {
-        return Err(header(&why.to_string()));
-    }
-    let handovers = entries
-        .iter()
-        .enumerate()
-        .filter_map(|(entry, e)| match e.body {
-            Body::Handover { seat, key, .. } => Some(Handover { entry, seat, key }),
-            _ => None,
-        })
-        .collect();
-    Ok(Verified {
-        room,
-        entries,
-        host_key: host,
-        guest_key: chains.guest_key().map(|k| k.to_bytes()),
-        void,
-        faults,
-        handovers,
-    })
 }

@@ -8,8 +8,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 
-/// Version of this protocol, carried by every `Hello`.
-pub const PROTOCOL_VERSION: u16 = 1;
+/// Version of this protocol, carried by every `Hello`: a peer or a transcript of another
+/// version is refused (`Void::Version`). 2: the fold order that lets no « seen » declaration
+/// override the other side, answers bound to their offer's minute, dated claims, and the seat
+/// hand-over entries (docs/protocol.md); a version 1 room folded differently.
+pub const PROTOCOL_VERSION: u16 = 2;
 /// Largest wire message accepted, checked before decoding starts.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 /// Entries per `Entries` message at most (a sync sends several messages).
@@ -171,8 +174,8 @@ pub enum Body {
     /// The sender leaves the room for good.
     Leave,
     /// The sender, the seat still present, lets a new device take the other seat, which stayed
-    /// away: from that seat's next entry on (the first this entry had not seen), its entries
-    /// are signed with `key` and no longer with the old one (`docs/protocol.md`, « Hand-over »).
+    /// away: that seat's entries that saw this one are signed with `key`; those written before
+    /// they saw it keep the old key and stand (`docs/protocol.md`, « Hand-over »).
     Handover {
         /// The seat that changes device (the other seat).
         seat: Seat,

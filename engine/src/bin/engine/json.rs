@@ -61,9 +61,13 @@ struct RoomStory {
 #[derive(Serialize)]
 struct HandoverLine {
     entry: usize,
+    /// The seat that changed hands, and the one that signed the hand-over.
     seat: &'static str,
+    by: &'static str,
     #[serde(flatten)]
     key: Key,
+    /// Entries of the seat the hand-over had not seen (they stand, signed by the earlier key).
+    crossed: u32,
 }
 
 #[derive(Serialize)]
@@ -262,7 +266,9 @@ pub fn verified(v: &Verified) -> Option<String> {
             .map(|h| HandoverLine {
                 entry: h.entry,
                 seat: seat_name(h.seat),
+                by: seat_name(h.seat.other()),
                 key: key(&h.key),
+                crossed: h.crossed,
             })
             .collect(),
         faults: v

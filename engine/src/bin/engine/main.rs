@@ -37,8 +37,9 @@ usage:
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
 meta: e5); lines starting with '[' are headers: [Game \"morris\"], [MaxTurns \"100\"]
-are checked, others skipped. --max-turns is 1-500 (default 100).
---movetime bounds level 4 (default 1000 ms); --seed defaults to 0, --games to 2.
+are checked, others skipped. --max-turns is 1-500 (default 100), morris only.
+--movetime bounds level 4 (default 1000 ms); levels 1-3 have fixed budgets and
+ignore it. --seed defaults to 0, --games to 2.
 Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
 The full contract: docs/cli.md.";
 
@@ -174,9 +175,6 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
                 .ok()
                 .and_then(Level::from_number)
                 .ok_or("--level: 1, 2, 3 or 4")?;
-            if o.movetime.is_some() && !level.is_timed() {
-                return Err("--movetime applies to level 4 only".into());
-            }
             (Command::Ai { kind, level }, &["level", "seed", "movetime"])
         }
         Some("match") => {

@@ -1,0 +1,68 @@
+//! What the session's integration tests share: a whole game, a seat's entries, and an entry
+//! signed by hand (a lying or puppet device's) with what it declares to have seen.
+
+#![allow(dead_code)] // each test file uses its part
+
+use ed25519_dalek::SigningKey;
+use engine::session::wire::{Digest32, Entry, Header};
+use engine::session::{Body, Loopback, Seat, Session, GUEST_SEED, HOST_SEED};
+
+/// A Méta Morpion game Red (the guest) wins with its last move, `f4`.
+pub const META_GAME: &str =
+    "d2 b4 d1 b3 e9 d9 c9 h9 d7 a1 b1 d3 a7 a2 a5 b5 f6 g9 b9 d8 c4 h3 e8 e4 e2 \
+     d6 a9 h7 f3 h8 d5 b6 f9 a3 g3 h5 f5 i6 i2 g5 h1 h2 d4 g2 g4 i1 g1 i5 i3 e5 e6 f4";
+
+/// `seat`'s entries as `s` holds them.
+pub fn entries_of(s: &Session, seat: Seat) -> Vec<Entry> {
+    s.entries()
+        .into_iter()
+        .filter(|e| e.seat() == seat)
+        .collect()
+}
+
+/// `seat`'s next entry, signed with `key` and chained after `holder`'s copy of that seat's
+/// chain, declaring it had seen the other seat's first `seen` entries, dated `time` (never
+/// before its previous entry).
+pub fn signed(
+    holder: &Session,
+    key: [u8; 32],
+    seat: Seat,
+    body: Body,
+    seen: usize,
+    time: u64,
+) -> Entry {
+    let own = entries_of(holder, seat);
+    let other = entries_of(holder, seat.other());
+    let header = Header {
+        room: holder.invite().room,
+        seat,
+        seq: own.len() as u32,
+        time: time.max(own.last().map_or(0, |e| e.header.time)),
+        prev: own.last().map_or(Digest32::ZERO, Entry::hash),
+        seen: if seen == 0 {
+            Digest32::ZERO
+        } else {
+            other[seen - 1].hash()
+        },
+    };
+    Entry::sign(&SigningKey::from_bytes(&key), header, body)
+}
+
+/// A seat's key seed in a [`Loopback`].
+pub fn seed(seat: Seat) -> [u8; 32] {
+    match seat {
+        Seat::Host => HOST_SEED,
+        Seat::Guest => GUEST_SEED,
+    }
+}
+
+/// The next entry of `seat`, correctly signed and chained, declaring it had seen only the other
+/// seat's first `seen` entries (as the liar's own session holds them).
+pub fn lying(net: &Loopback, seat: Seat, body: Body, seen: usize) -> Entry {
+    lying_at(net, seat, body, seen, net.now())
+}
+
+/// [`lying`], dated `time` by the liar's clock (never before its previous entry).
+pub fn lying_at(net: &Loopback, seat: Seat, body: Body, seen: usize, time: u64) -> Entry {
+    signed(net.side(seat), seed(seat), seat, body, seen, time)
+}
