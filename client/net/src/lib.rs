@@ -1,14 +1,15 @@
 //! The client's network module: it carries the peer protocol ([`engine::session`]) over a WebRTC
 //! data channel opened through the relay.
 //!
-//! Two halves: [`Driver`], a pure state machine that owns the session and decides everything
-//! about the connection (when to open a socket, when one is stale, which peer is ours, what to
-//! send), and [`Link`], the only code that touches `matchbox_socket`, which reports what one
-//! socket sees as a stream of [`LinkEvent`]s. Whoever runs them — the browser page, or the
-//! native integration tests on tokio — awaits the link's next event or the driver's next wake-up,
-//! feeds it to the driver and carries out its [`Output`]s. Seats are keys, not connections: a
-//! peer that reconnects gets a new matchbox id and the session recognises it by its signed
-//! entries.
+//! Two halves: [`Driver`], a pure state machine that owns the session and decides everything about
+//! the connection (when to open a socket, when one is stale, which peer is ours, what to send), and
+//! [`Link`], one socket to the relay and the data channels it introduces, which reports what it
+//! sees as a stream of [`LinkEvent`]s (in the browser on its own `WebSocket` and
+//! `RTCPeerConnection`, natively on `matchbox_socket`). Whoever runs them — the browser page, or
+//! the native integration tests on tokio — awaits the link's next event or the driver's next
+//! wake-up, feeds it to the driver and carries out its [`Output`]s. Seats are keys, not
+//! connections: a peer that reconnects gets a new relay id and the session recognises it by its
+//! signed entries.
 //!
 //! ```
 //! use client_net::{Driver, Input, Output};

@@ -1,6 +1,7 @@
-//! One matchbox socket to a room, as a stream of events: the only code that touches
-//! `matchbox_socket`. It runs the same in the browser (wasm) and natively (webrtc-rs).
+//! The link off the browser: one `matchbox_socket` to a room (webrtc-rs), as the native
+//! integration tests run it. The only code that touches matchbox.
 
+use super::LinkEvent;
 use crate::IceServer;
 use futures_core::Stream;
 use matchbox_socket::{ChannelConfig, PeerState, RtcIceServerConfig, WebRtcChannel, WebRtcSocket};
@@ -9,18 +10,6 @@ use std::pin::Pin;
 use std::task::Poll;
 
 pub use matchbox_socket::PeerId;
-
-/// What a socket reports.
-#[derive(Debug, PartialEq, Eq)]
-pub enum LinkEvent {
-    /// The data channel to a peer opened (`true`) or closed (`false`).
-    Peer(PeerId, bool),
-    /// Bytes from a peer.
-    Packet(PeerId, Vec<u8>),
-    /// The socket is gone (refused by the relay, the relay gone, or its message loop ended):
-    /// drop the link; a new one can be opened.
-    Closed,
-}
 
 /// One connection to a room through the relay, and to the peers met there.
 pub struct Link {
