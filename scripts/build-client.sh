@@ -69,11 +69,33 @@ cp client/worker/src/entry.js "$work/worker-entry.js"
 "$ROOT/client/tools/node_modules/.bin/esbuild" "$work/worker-entry.js" --bundle --minify \
     --format=esm --log-level=warning --outfile="$work/worker.js"
 
+# The texts (docs/architecture.md, « Languages »): for each bundle and language, its catalogue
+# as the page fetches it — one text per line, the common section's then the bundle's own, in
+# the keys' order, as the client's build script (client/build.rs) checked and numbered them —
+# and the [page] section of every language, as JSON, for index.html's own texts.
+step "Writing each bundle's texts in every language (client/i18n)"
+catalogue_values() { # FILE SECTION…
+    awk -v want=" ${*:2} " -f scripts/catalogue.awk "$1"
+}
+languages=(fr en)
+page_text=""
+for lang in "${languages[@]}"; do
+    catalogue_values "client/i18n/$lang.txt" common local >"$work/client-$lang.txt"
+    catalogue_values "client/i18n/$lang.txt" common room >"$work/remote-$lang.txt"
+    page_text+="${page_text:+,}\"$lang\":{$(awk -v json=1 -v want=" page " -f scripts/catalogue.awk \
+        "client/i18n/$lang.txt")}"
+done
+
 # Each file set named after its own content: a change to one bundle leaves the others cached.
 hashed() { cat "$@" | sha256sum | cut -c1-16; }
 declare -A name
 for b in client remote worker; do
     name[$b]="$b-$(hashed "$work/${b}_bg.wasm" "$work/$b.js")"
+done
+for b in client remote; do
+    for lang in "${languages[@]}"; do
+        name[$b-$lang]="$b-$lang-$(hashed "$work/$b-$lang.txt")"
+    done
 done
 style="style-$(hashed client/static/style.css)"
 dist="$ROOT/client/dist"
@@ -82,6 +104,15 @@ mkdir -p "$dist.new"
 for b in client remote worker; do
     cp "$work/$b.js" "$dist.new/${name[$b]}.js"
     cp "$work/${b}_bg.wasm" "$dist.new/${name[$b]}_bg.wasm"
+done
+catalogues=""
+for b in client remote; do
+    files=""
+    for lang in "${languages[@]}"; do
+        cp "$work/$b-$lang.txt" "$dist.new/${name[$b-$lang]}.txt"
+        files+="${files:+,}\"$lang\":\"${name[$b-$lang]}.txt\""
+    done
+    catalogues+="${catalogues:+,}\"${name[$b]}\":{$files}"
 done
 cp client/static/style.css "$dist.new/$style.css"
 # The web manifest and its icons, under fixed names (the manifest names them).
@@ -92,9 +123,11 @@ mapfile -t assets < <(cd "$dist.new" && ls)
 version=$(cd "$dist.new" && cat "${assets[@]}" "$ROOT/client/static/index.html" \
     "$ROOT/client/static/sw.js" | sha256sum | cut -c1-16)
 asset_list=$(printf '"/%s", ' "${assets[@]}")
-sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{STYLE}}/$style/g; \
-    s/{{WORKER}}/${name[worker]}/g; s/{{VERSION}}/$version/g" client/static/index.html \
-    >"$dist.new/index.html"
+page=$(sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{STYLE}}/$style/g; \
+    s/{{WORKER}}/${name[worker]}/g; s/{{VERSION}}/$version/g; s/{{CATALOGUES}}/{$catalogues}/g" \
+    client/static/index.html)
+# Quoted: the texts are taken as they are (no pattern, no « & »).
+printf '%s\n' "${page/'{{PAGE_TEXT}}'/"{$page_text}"}" >"$dist.new/index.html"
 sed "s|{{VERSION}}|$version|g; s|{{ASSETS}}|${asset_list%, }|" client/static/sw.js >"$dist.new/sw.js"
 rm -rf "$dist"
 mv "$dist.new" "$dist"
@@ -107,10 +140,15 @@ done
 # One line per budgeted set of files; every budget is reported before failing. A page loads
 # one bundle: the budget is per bundle.
 over=""
-check_budget "the other pages' initial wasm + JS (client)" "$BUNDLE_BUDGET_BYTES" \
-    "$dist/${name[client]}_bg.wasm" "$dist/${name[client]}.js" || over=1
-check_budget "the rooms' initial wasm + JS (remote)" "$BUNDLE_BUDGET_BYTES" \
-    "$dist/${name[remote]}_bg.wasm" "$dist/${name[remote]}.js" || over=1
+# With its texts: a page fetches its language's catalogue before it starts.
+for lang in "${languages[@]}"; do
+    check_budget "the other pages' initial wasm + JS + $lang texts (client)" "$BUNDLE_BUDGET_BYTES" \
+        "$dist/${name[client]}_bg.wasm" "$dist/${name[client]}.js" \
+        "$dist/${name[client-$lang]}.txt" || over=1
+    check_budget "the rooms' initial wasm + JS + $lang texts (remote)" "$BUNDLE_BUDGET_BYTES" \
+        "$dist/${name[remote]}_bg.wasm" "$dist/${name[remote]}.js" \
+        "$dist/${name[remote-$lang]}.txt" || over=1
+done
 check_budget "worker wasm" "$WORKER_BUDGET_BYTES" "$dist/${name[worker]}_bg.wasm" || over=1
 if [ -n "$over" ]; then
     [ "$over_budget" = warn ] || die "the client is over its size budget (see above)"

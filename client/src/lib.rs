@@ -23,5 +23,6 @@
 )]
 #![warn(missing_docs)]
 
+pub mod i18n;
 pub mod model;
 pub mod ui;

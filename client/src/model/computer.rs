@@ -25,7 +25,7 @@
 //! assert_eq!(computer.human(), Some(Player::Red));
 //! ```
 
-use super::text;
+use crate::i18n::{t, Text};
 use engine::ai::{Level, Rng};
 use engine::meta::{Cell, Meta};
 use engine::morris::{Action, Morris, Phase, Turn};
@@ -55,12 +55,12 @@ impl Side {
     /// The three choices, in the order shown.
     pub const ALL: [Side; 3] = [Side::Blue, Side::Red, Side::Random];
 
-    /// Its French label.
+    /// Its label.
     pub fn label(self) -> &'static str {
         match self {
-            Side::Blue => "Bleu (commence)",
-            Side::Red => "Rouge",
-            Side::Random => "Au hasard",
+            Side::Blue => t::side_blue(),
+            Side::Red => t::side_red(),
+            Side::Random => t::side_random(),
         }
     }
 }
@@ -474,10 +474,10 @@ impl<G: Rules> Computer<G> {
     }
 
     /// The notice for a click on the board while the computer plays.
-    pub fn busy(&self) -> String {
+    pub fn busy(&self) -> Text {
         match self.failed {
-            Some(Purpose::Move) => text::COMPUTER_FAILED.to_string(),
-            _ => "L'ordinateur réfléchit… attendez son coup.".to_string(),
+            Some(Purpose::Move) => Text::of(t::computer_failed),
+            _ => Text::of(t::computer_busy),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! only reads the table's history (`Table::position`): it never changes the live game, and the
 //! live game may go on underneath (the computer's or the opponent's turns keep arriving).
 
+use crate::i18n::t;
 use engine::table::{Playable, Table};
 use engine::Player;
 use std::fmt::Display;
@@ -126,12 +127,11 @@ impl HistoryView {
         let browsing = browse
             .ply()
             .map(|p| match p.checked_sub(1).map(|i| &items[i]) {
-                None => "Position de départ, avant le premier tour : lecture seule.".to_string(),
-                Some(item) => format!(
-                    "Position après le tour {} ({} : {}) : lecture seule.",
-                    item.ply,
+                None => t::browsing_start().to_string(),
+                Some(item) => t::browsing_after(
+                    &item.ply.to_string(),
                     super::text::player_name(item.player),
-                    item.text
+                    &item.text,
                 ),
             });
         let current = browse.ply().unwrap_or(items.len());
@@ -154,10 +154,6 @@ impl HistoryView {
         HistoryView::new(table.turns(), pending, browse)
     }
 }
-
-/// Said when a click on the board meets a past position.
-pub const READ_ONLY: &str =
-    "Vous regardez une position passée : « Retour à la partie » pour jouer.";
 
 #[cfg(test)]
 mod tests {

@@ -4,10 +4,11 @@
 //! the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
-use super::history::{Browse, HistoryView, Nav, READ_ONLY};
+use super::history::{Browse, HistoryView, Nav};
 use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
+use crate::i18n::{t, Text};
 use engine::ai::Level;
 use engine::meta::{Cell, Meta};
 use engine::{Direction, Game, Player, Table};
@@ -46,7 +47,7 @@ pub struct Model {
     /// The cell with the keyboard focus.
     pub focus: Cell,
     /// The last refusal, in French.
-    pub notice: Option<String>,
+    pub notice: Option<Text>,
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
     /// The computer: the opponent (computer mode) and the hints.
@@ -136,7 +137,7 @@ impl Model {
             Event::History(nav) => self.browse.go_on(nav, &self.table),
             Event::Activate(cell) if !self.browse.is_live() => {
                 self.focus = cell;
-                self.notice = Some(READ_ONLY.to_string());
+                self.notice = Some(Text::of(t::read_only));
             }
             Event::Activate(cell) => {
                 self.focus = cell;
@@ -150,7 +151,9 @@ impl Model {
                         self.notice = None;
                         return self.computer.settle(&self.table);
                     }
-                    Err(e) => self.notice = Some(text::meta_refusal(e, required)),
+                    Err(e) => {
+                        self.notice = Some(Text::new(move || text::meta_refusal(e, required)))
+                    }
                 }
             }
             Event::Arrow(d) => self.focus = self.focus.toward(d),
@@ -207,38 +210,34 @@ impl Model {
             return text::result(o, 0);
         }
         if self.computer.plays(g) {
-            return text::computer_status(self.computer.failed);
+            return text::computer_status(self.computer.failed).to_string();
         }
         let human = self.computer.human();
         let who = text::turn_of(g.to_move(), human);
-        let told = match (human, g.last_move()) {
-            (Some(_), Some(c)) => format!("L'ordinateur a joué {c}. "),
-            _ => String::new(),
+        let what = match g.required_board() {
+            Some(b) => t::who_board(&who, text::board_place(b)),
+            None => t::who_free(&who),
         };
-        match g.required_board() {
-            Some(b) => format!(
-                "{told}{who} : jouez dans la grille {}.",
-                text::board_place(b)
-            ),
-            None => format!(
-                "{told}{who} : choix libre, jouez dans n'importe quelle grille bordée de vert."
-            ),
+        match (human, g.last_move()) {
+            (Some(_), Some(c)) => t::computer_played(&c.to_string(), &what),
+            _ => what,
         }
     }
 
     /// The player card titles: « Bleu · croix », or with « vous » and « ordinateur (Facile) ».
     pub fn player_title(&self, p: Player) -> String {
         let mark = match p {
-            Player::Blue => " · croix",
-            Player::Red => " · rond",
+            Player::Blue => t::mark_cross(),
+            Player::Red => t::mark_nought(),
         };
+        let mark = &format!(" {mark}");
         text::player_title(p, self.computer.opponent, mark)
     }
 
     /// The hint in words, or why there is none.
     pub fn hint_text(&self) -> Option<String> {
         text::hint(&self.computer, |c| {
-            format!("jouer en {c} (grille {})", text::board_place(c.board()))
+            t::words_meta(&c.to_string(), text::board_place(c.board()))
         })
     }
 }
@@ -275,7 +274,7 @@ mod tests {
         m.update(Event::Activate(c("e5")));
         m.update(Event::Activate(c("a9")));
         assert_eq!(
-            m.notice.as_deref(),
+            m.notice.as_ref().map(Text::get).as_deref(),
             Some("Vous devez jouer dans la grille au centre.")
         );
         assert_eq!(m.game().moves(), 1);
@@ -297,7 +296,10 @@ mod tests {
             assert_eq!(m.history().current, ply);
         }
         m.update(Event::Activate(c("a1")));
-        assert_eq!(m.notice.as_deref(), Some(READ_ONLY));
+        assert_eq!(
+            m.notice.as_ref().map(Text::get).as_deref(),
+            Some(t::read_only())
+        );
         assert_eq!(m.table().record(), record);
         m.update(Event::History(Nav::Forward));
         assert!(m.browse.is_live());

@@ -2,26 +2,30 @@
 //! (selection, focus, notices, dialogs), changed by events. The components only render these
 //! models and turn clicks and keys into events; every rule decision comes from the engine.
 
+#[cfg(feature = "local")]
 pub mod computer;
 pub mod history;
+#[cfg(feature = "local")]
 pub mod meta;
+#[cfg(feature = "local")]
 pub mod morris;
 #[cfg(feature = "remote")]
 pub mod room;
 pub mod selection;
 pub mod speech;
 pub mod text;
+#[cfg(feature = "local")]
 pub mod viewer;
 
 use engine::morris::check_max_turns;
 
-/// Reads a typed Morris turn limit (1–500), or the French refusal.
-pub fn parse_limit(text: &str) -> Result<u16, String> {
+/// Reads a typed Morris turn limit (1–500), or the refusal.
+pub fn parse_limit(text: &str) -> Result<u16, crate::i18n::Text> {
     text.trim()
         .parse::<u32>()
         .ok()
         .and_then(|n| check_max_turns(n).ok())
-        .ok_or_else(|| text::LIMIT_ERROR.to_string())
+        .ok_or_else(|| crate::i18n::Text::of(crate::i18n::t::limit_error))
 }
 
 /// The « Nouvelle partie » confirmation, with the turn-limit field for Morris.
@@ -30,5 +34,5 @@ pub struct NewGameDialog {
     /// The turn limit as typed (Morris only).
     pub limit_text: String,
     /// Why the typed limit was refused.
-    pub error: Option<String>,
+    pub error: Option<crate::i18n::Text>,
 }

@@ -4,11 +4,12 @@
 //! ([`Computer`]: its turns and the hints). [`Model::update`] returns what the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
-use super::history::{Browse, HistoryView, Nav, READ_ONLY};
+use super::history::{Browse, HistoryView, Nav};
 use super::selection::{self, Click};
 use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
+use crate::i18n::{t, Text};
 use engine::ai::Level;
 use engine::morris::{Morris, Phase, Point, Points};
 use engine::{Direction, Game, Player, Table};
@@ -52,12 +53,12 @@ pub struct Model {
     pub selected: Option<Point>,
     /// The point with the keyboard focus.
     pub focus: Point,
-    /// The last refusal, in French.
-    pub notice: Option<String>,
+    /// The last refusal.
+    pub notice: Option<Text>,
     /// The turn-limit setting as typed.
     pub limit_text: String,
     /// Why the typed setting was refused.
-    pub limit_error: Option<String>,
+    pub limit_error: Option<Text>,
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
     /// The computer: the opponent (computer mode) and the hints.
@@ -156,7 +157,7 @@ impl Model {
             Event::History(nav) => self.browse.go_on(nav, &self.table),
             Event::Activate(p) if !self.browse.is_live() => {
                 self.focus = p;
-                self.notice = Some(READ_ONLY.to_string());
+                self.notice = Some(Text::of(t::read_only));
             }
             Event::Activate(p) => {
                 self.focus = p;
@@ -259,7 +260,7 @@ impl Model {
                     }
                     None
                 }
-                Err(e) => Some(text::morris_refusal(e)),
+                Err(e) => Some(Text::new(move || text::morris_refusal(e))),
             },
             Click::Select(p, why) => {
                 self.selected = Some(p);
@@ -282,33 +283,24 @@ impl Model {
         if let Some(o) = g.outcome() {
             return text::result(o, g.max_turns());
         }
+        let prey = text::colour(me.opponent());
         if self.computer.plays(g) {
             return match g.phase() {
-                Phase::Capture => format!(
-                    "L'ordinateur a formé un moulin : il capture un pion {}.",
-                    text::colour(me.opponent())
-                ),
-                _ => text::computer_status(self.computer.failed),
+                Phase::Capture => t::computer_captures(prey),
+                _ => text::computer_status(self.computer.failed).to_string(),
             };
         }
         let who = text::turn_of(me, human);
-        let told = match (human, g.phase(), g.last_turn()) {
-            (Some(_), Phase::Play, Some(t)) => format!("L'ordinateur a joué {t}. "),
-            _ => String::new(),
+        let what = match g.phase() {
+            Phase::Capture if human.is_some() => return t::you_capture(prey),
+            Phase::Capture => return t::player_captures(text::player_name(me), prey),
+            _ if g.is_placing() => t::who_place(&who),
+            _ if g.can_fly() => t::who_fly(&who),
+            _ => t::who_move(&who),
         };
-        match g.phase() {
-            Phase::Capture if human.is_some() => format!(
-                "Vous avez formé un moulin : choisissez un pion {} à capturer.",
-                text::colour(me.opponent())
-            ),
-            Phase::Capture => format!(
-                "{} a formé un moulin : choisissez un pion {} à capturer.",
-                text::player_name(me),
-                text::colour(me.opponent())
-            ),
-            _ if g.is_placing() => format!("{told}{who} : posez un pion."),
-            _ if g.can_fly() => format!("{told}{who} : déplacez un pion (saut permis)."),
-            _ => format!("{told}{who} : déplacez un pion."),
+        match (human, g.last_turn()) {
+            (Some(_), Some(turn)) => t::computer_played(&turn.to_string(), &what),
+            _ => what,
         }
     }
 
@@ -323,14 +315,14 @@ impl Model {
     }
 }
 
-fn parse_limit(text: &str) -> Result<Morris, String> {
+fn parse_limit(text: &str) -> Result<Morris, Text> {
     super::parse_limit(text).map(|n| Morris::with_max_turns(n as u32).expect("checked"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::text::LIMIT_ERROR;
+    use crate::i18n::t;
     use engine::Player;
 
     fn p(name: &str) -> Point {
@@ -408,7 +400,10 @@ mod tests {
     fn refused_actions_leave_a_french_message_and_change_nothing() {
         let mut m = Model::new();
         clicks(&mut m, "d6 d6");
-        assert_eq!(m.notice.as_deref(), Some("Ce point est déjà occupé."));
+        assert_eq!(
+            m.notice.as_ref().map(Text::get).as_deref(),
+            Some("Ce point est déjà occupé.")
+        );
         assert_eq!(m.game().turns(), 1);
         clicks(&mut m, "b4");
         assert_eq!(m.notice, None);
@@ -423,8 +418,9 @@ mod tests {
         clicks(&mut m, "b4");
         assert!(m
             .notice
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .get()
             .starts_with("La partie est terminée"));
         m.update(Event::Undo);
         assert!(!m.game().is_over());
@@ -435,7 +431,7 @@ mod tests {
     fn the_limit_is_set_before_the_first_move_or_in_the_confirmation() {
         let mut m = Model::new();
         m.update(Event::Limit("0".into()));
-        assert_eq!(m.limit_error.as_deref(), Some(LIMIT_ERROR));
+        assert_eq!(m.limit_error, Some(Text::of(t::limit_error)));
         assert_eq!(m.game().max_turns(), 100);
         m.update(Event::Limit("abc".into()));
         assert!(m.limit_error.is_some());
@@ -455,8 +451,8 @@ mod tests {
         m.update(Event::DialogLimit("501".into()));
         m.update(Event::ConfirmNewGame);
         assert_eq!(
-            m.dialog.as_ref().unwrap().error.as_deref(),
-            Some(LIMIT_ERROR)
+            m.dialog.as_ref().unwrap().error,
+            Some(Text::of(t::limit_error))
         );
         assert_eq!(m.game().turns(), 1);
         m.update(Event::DialogLimit("12".into()));
@@ -475,7 +471,10 @@ mod tests {
         assert_eq!(m.shown().turns(), 2);
         assert_eq!(m.history().current, 2);
         clicks(&mut m, "a1");
-        assert_eq!(m.notice.as_deref(), Some(READ_ONLY));
+        assert_eq!(
+            m.notice.as_ref().map(Text::get).as_deref(),
+            Some(t::read_only())
+        );
         assert_eq!(m.table(), &live, "a click on a past position plays nothing");
         m.update(Event::History(Nav::Back));
         m.update(Event::History(Nav::Start));
@@ -542,7 +541,7 @@ mod tests {
         m.update(Event::Activate(p("a7")));
         m.update(Event::AskNewGame);
         m.update(Event::ConfirmNewGame);
-        assert_eq!(m.speech.text, crate::model::speech::NEW_GAME);
+        assert_eq!(m.speech.text, crate::i18n::t::said_new_game());
     }
 
     #[test]

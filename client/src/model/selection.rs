@@ -1,8 +1,9 @@
 //! What a click on a Morris point means, once for every mode (hot-seat, remote, against the
-//! computer): place, select, change or clear the selection, move, capture — or why not, in
-//! French. The selection itself stays in the page (it is never sent anywhere).
+//! computer): place, select, change or clear the selection, move, capture — or why not. The
+//! selection itself stays in the page (it is never sent anywhere).
 
 use super::text;
+use crate::i18n::{t, Text};
 use engine::morris::{Action, Morris, Phase, Point};
 use engine::{Game, Illegal};
 
@@ -12,18 +13,18 @@ pub enum Click {
     /// Play this step (the engine may still refuse it: see [`text::morris_refusal`]).
     Play(Action),
     /// Select this piece of the player to move; with a message when it cannot move.
-    Select(Point, Option<String>),
+    Select(Point, Option<Text>),
     /// Clear the selection (the selected piece was clicked again).
     Deselect,
-    /// Nothing to play: why, in French.
-    Refuse(String),
+    /// Nothing to play: why.
+    Refuse(Text),
 }
 
 /// What clicking `p` means in `game` for the player to move, with `selected` the piece they
 /// selected before.
 pub fn click(game: &Morris, selected: Option<Point>, p: Point) -> Click {
     match game.phase() {
-        Phase::Over => Click::Refuse(text::morris_refusal(Illegal::GameOver)),
+        Phase::Over => Click::Refuse(refusal(Illegal::GameOver)),
         Phase::Capture => Click::Play(Action::Capture(p)),
         Phase::Play if game.is_placing() => Click::Play(Action::Place(p)),
         Phase::Play => match (selected, game.piece_at(p)) {
@@ -32,15 +33,18 @@ pub fn click(game: &Morris, selected: Option<Point>, p: Point) -> Click {
                 p,
                 game.destinations(p)
                     .is_empty()
-                    .then(|| "Ce pion est bloqué : choisissez-en un autre.".to_string()),
+                    .then(|| Text::of(t::morris_blocked_piece)),
             ),
             (Some(from), None) => Click::Play(Action::Move { from, to: p }),
-            (None, None) => {
-                Click::Refuse("Choisissez d'abord un de vos pions à déplacer.".to_string())
-            }
-            (_, Some(_)) => Click::Refuse(text::morris_refusal(Illegal::NotYourPiece)),
+            (None, None) => Click::Refuse(Text::of(t::morris_select_first)),
+            (_, Some(_)) => Click::Refuse(refusal(Illegal::NotYourPiece)),
         },
     }
+}
+
+/// Why the engine refuses a step, kept to be shown.
+pub fn refusal(e: Illegal) -> Text {
+    Text::new(move || text::morris_refusal(e))
 }
 
 #[cfg(test)]
@@ -80,11 +84,11 @@ mod tests {
         );
         assert_eq!(
             click(&moving, None, p("c4")),
-            Click::Refuse("Choisissez d'abord un de vos pions à déplacer.".into())
+            Click::Refuse(Text::of(t::morris_select_first))
         );
         assert_eq!(
             click(&moving, None, p("d7")),
-            Click::Refuse("Ce n'est pas un de vos pions.".into())
+            Click::Refuse(refusal(Illegal::NotYourPiece))
         );
         // a7 is boxed in by d7 and a4.
         assert!(matches!(

@@ -19,6 +19,7 @@
 //! ```
 
 use super::text;
+use crate::i18n::t;
 use engine::meta::{Meta, SmallBoard};
 use engine::morris::{Morris, Phase};
 use engine::table::Playable;
@@ -40,25 +41,21 @@ impl Spoken for Morris {
     fn mover(&self) -> Player {
         self.to_move()
     }
-    fn turn_said(mover: Player, t: engine::morris::Turn, _: &Morris, _: &Morris) -> String {
-        let who = text::player_name(mover);
-        let mut s = match t.from {
-            None => format!("{who} pose en {}", t.to),
-            Some(from) => format!("{who} déplace {from} vers {}", t.to),
+    fn turn_said(mover: Player, turn: engine::morris::Turn, _: &Morris, _: &Morris) -> String {
+        let (who, to) = (text::player_name(mover), turn.to.to_string());
+        let s = match turn.from {
+            None => t::said_place(who, &to),
+            Some(from) => t::said_move(who, &from.to_string(), &to),
         };
-        if let Some(c) = t.capture {
-            s.push_str(&format!(" et capture {c}"));
+        match turn.capture {
+            Some(c) => t::said_capture(&s, &c.to_string()),
+            None => s,
         }
-        s
     }
     fn pending(&self) -> Option<String> {
         (self.phase() == Phase::Capture).then(|| {
             let me = self.to_move();
-            format!(
-                "{} forme un moulin et doit capturer un pion {}.",
-                text::player_name(me),
-                text::colour(me.opponent())
-            )
+            t::said_mill(text::player_name(me), text::colour(me.opponent()))
         })
     }
     fn result(&self) -> Option<String> {
@@ -72,27 +69,24 @@ impl Spoken for Meta {
     }
     fn turn_said(mover: Player, cell: engine::meta::Cell, before: &Meta, after: &Meta) -> String {
         let mark = match mover {
-            Player::Blue => "croix",
-            Player::Red => "rond",
+            Player::Blue => t::said_cross(),
+            Player::Red => t::said_nought(),
         };
-        let mut s = format!("{} ({mark}) joue en {cell}", text::player_name(mover));
+        let mut s = t::said_cell(text::player_name(mover), mark, &cell.name());
         let b = cell.board();
         let (was, now) = (before.small_board(b), after.small_board(b));
         if was == SmallBoard::Open && now != SmallBoard::Open {
             let place = text::board_place(b);
-            s.push_str(&match now {
-                SmallBoard::Drawn => format!(" ; la grille {place} est nulle"),
-                _ => format!(" et gagne la grille {place}"),
-            });
+            s = match now {
+                SmallBoard::Drawn => t::said_board_drawn(&s, place),
+                _ => t::said_board_won(&s, place),
+            };
         }
         if !after.is_over() {
-            s.push_str(&match after.required_board() {
-                Some(next) => format!(
-                    " ; prochain coup dans la grille {}",
-                    text::board_place(next)
-                ),
-                None => " ; prochain coup : choix libre de la grille".to_string(),
-            });
+            s = match after.required_board() {
+                Some(next) => t::said_next_board(&s, text::board_place(next)),
+                None => t::said_next_free(&s),
+            };
         }
         s
     }
@@ -117,7 +111,7 @@ impl Spoken for AnyGame {
                 Meta::turn_said(mover, c, b, a)
             }
             // A table never mixes the games.
-            _ => format!("{} joue {turn}", text::player_name(mover)),
+            _ => t::said_plays(text::player_name(mover), &turn.to_string()),
         }
     }
     fn pending(&self) -> Option<String> {
@@ -155,9 +149,6 @@ pub fn turn_words<G: Spoken>(table: &Table<G>, ply: usize) -> Option<String> {
     Some(s)
 }
 
-/// Says a new game has begun (Blue, player 0, always opens).
-pub const NEW_GAME: &str = "Nouvelle partie : Bleu commence.";
-
 /// The live region's text, and what it has already told of a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Speech {
@@ -172,9 +163,21 @@ pub struct Speech {
     mid: bool,
     /// Said since the last announcement, waiting for [`Speech::heard`].
     queue: Vec<String>,
+    /// The language of the last announcement.
+    lang: crate::i18n::Lang,
 }
 
 impl Speech {
+    /// What the live region holds: the last announcement, unless the page has changed language
+    /// since (it was read out already; it must not stay there in the other language).
+    pub fn said(&self) -> &str {
+        if self.lang == crate::i18n::lang() {
+            &self.text
+        } else {
+            ""
+        }
+    }
+
     /// Speech that has told everything on `table` so far.
     pub fn following<G: Spoken>(table: &Table<G>) -> Speech {
         let mut s = Speech::default();
@@ -195,7 +198,7 @@ impl Speech {
     /// A new game on `table`: says so, and tells its turns from there.
     pub fn restart<G: Spoken>(&mut self, table: &Table<G>) {
         self.sync(table);
-        self.say(NEW_GAME);
+        self.say(t::said_new_game());
     }
 
     /// Words what changed on `table` since last told, after what was said, and announces it
@@ -215,15 +218,12 @@ impl Speech {
             }
         } else if turns < self.seen || (self.mid && !game.mid_turn()) {
             let taken = self.seen.saturating_sub(turns).max(1);
-            self.say(format!(
-                "{} Au tour de {}.",
-                if taken > 1 {
-                    "Tours annulés."
-                } else {
-                    "Dernier tour annulé."
-                },
-                text::player_name(game.mover())
-            ));
+            let who = text::player_name(game.mover());
+            self.say(if taken > 1 {
+                t::said_undone_many(who)
+            } else {
+                t::said_undone_one(who)
+            });
         }
         if game.mid_turn() && !(self.mid && turns == self.seen) {
             if let Some(p) = game.pending() {
@@ -237,6 +237,7 @@ impl Speech {
     pub fn flush(&mut self) {
         if !self.queue.is_empty() {
             self.text = self.queue.join(" ");
+            self.lang = crate::i18n::lang();
             self.queue.clear();
             self.serial = self.serial.wrapping_add(1);
         }
@@ -345,7 +346,10 @@ mod tests {
         t.reset(Morris::new());
         s.restart(&t);
         s.heard(&t);
-        assert_eq!((s.text.as_str(), s.serial), (NEW_GAME, serial + 1));
+        assert_eq!(
+            (s.text.as_str(), s.serial),
+            (t::said_new_game(), serial + 1)
+        );
         s.heard(&t);
         assert_eq!(s.serial, serial + 1, "nothing new, nothing said");
     }

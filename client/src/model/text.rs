@@ -1,73 +1,96 @@
-//! The French wording of the interface: names, labels, refusals and results.
+//! The wording of the games: names, labels, refusals and results, in the current language
+//! (the texts are in the catalogues: [`crate::i18n`]).
 
+#[cfg(feature = "local")]
 use super::computer::{Computer, Opponent, Purpose, Rules};
+use crate::i18n::{self, t};
+#[cfg(feature = "local")]
+use engine::ai::Level;
 use engine::meta::SmallBoard;
-use engine::morris::{Morris, Stage, Turn};
-use engine::{Game, Illegal, Outcome, Player, Reason};
+#[cfg(feature = "local")]
+use engine::morris::Turn;
+use engine::morris::{Morris, Stage};
+#[cfg(feature = "local")]
+use engine::Game;
+use engine::{Illegal, Outcome, Player, Reason};
+
+/// The name of a game, as the pages title it.
+pub fn game_name(kind: engine::GameKind) -> &'static str {
+    match kind {
+        engine::GameKind::Morris => t::game_morris(),
+        engine::GameKind::Meta => t::game_meta(),
+    }
+}
 
 /// « Bleu » or « Rouge ».
 pub fn player_name(p: Player) -> &'static str {
     match p {
-        Player::Blue => "Bleu",
-        Player::Red => "Rouge",
+        Player::Blue => t::player_blue(),
+        Player::Red => t::player_red(),
     }
 }
 
 /// « bleu » or « rouge », as an adjective.
 pub fn colour(p: Player) -> &'static str {
     match p {
-        Player::Blue => "bleu",
-        Player::Red => "rouge",
+        Player::Blue => t::colour_blue(),
+        Player::Red => t::colour_red(),
     }
+}
+
+/// A count in words: `one` or `many` by the current language's rule, with `{n}` filled in.
+pub fn count(n: u64, one: fn(&str) -> String, many: fn(&str) -> String) -> String {
+    let text = if i18n::lang().singular(n) { one } else { many };
+    text(&n.to_string())
 }
 
 /// The stage label under a Morris player.
 pub fn stage(s: Stage) -> String {
     match s {
-        Stage::Placing { remaining: 1 } => "Phase de pose (1 jeton restant)".to_string(),
-        Stage::Placing { remaining } => format!("Phase de pose ({remaining} jetons restants)"),
-        Stage::Moving => "Phase de mouvement".to_string(),
-        Stage::Flying => "Phase de saut".to_string(),
+        Stage::Placing { remaining } => count(
+            remaining.into(),
+            t::stage_placing_one,
+            t::stage_placing_many,
+        ),
+        Stage::Moving => t::stage_moving().to_string(),
+        Stage::Flying => t::stage_flying().to_string(),
     }
 }
 
 /// Under a Morris player: stage and pieces on the board.
 pub fn morris_player(g: &Morris, p: Player) -> String {
-    format!(
-        "{} · {} sur le plateau",
-        stage(g.stage(p)),
-        match g.pieces_on_board(p) {
-            1 => "1 pion".to_string(),
-            n => format!("{n} pions"),
-        }
-    )
+    let pieces = count(
+        g.pieces_on_board(p).into(),
+        t::on_board_one,
+        t::on_board_many,
+    );
+    t::player_detail(&stage(g.stage(p)), &pieces)
 }
 
 /// Under an Ultimate tic-tac-toe player: small boards won.
 pub fn boards_won(n: u8) -> String {
     match n {
-        0 => "Aucune grille gagnée".to_string(),
-        1 => "1 grille gagnée".to_string(),
-        n => format!("{n} grilles gagnées"),
+        0 => t::boards_won_none().to_string(),
+        n => count(n.into(), t::boards_won_one, t::boards_won_many),
     }
 }
 
 /// Why a Morris step was refused.
 pub fn morris_refusal(e: Illegal) -> String {
     match e {
-        Illegal::GameOver => "La partie est terminée : annulez le dernier tour ou commencez une nouvelle partie.",
-        Illegal::CaptureRequired => "Vous avez formé un moulin : capturez d'abord un pion adverse entouré de doré.",
-        Illegal::NoCapturePending => "Aucune capture n'est en attente.",
-        Illegal::MustPlace => "Il vous reste des pions à poser : choisissez un point libre.",
-        Illegal::MustMove => "Votre réserve est vide : déplacez un de vos pions.",
-        Illegal::Occupied => "Ce point est déjà occupé.",
-        Illegal::NotYourPiece => "Ce n'est pas un de vos pions.",
-        Illegal::NotAdjacent => "Ce pion ne peut aller que sur un point voisin libre (le saut n'est permis qu'avec trois pions).",
-        Illegal::NotOpponentPiece => "Capturez un pion adverse entouré de doré.",
-        Illegal::Protected => "Ce pion est protégé par un moulin : choisissez un pion entouré de doré.",
-        Illegal::SamePoint => "Choisissez un autre point.",
-        Illegal::MissingCapture | Illegal::UnexpectedCapture => "Ce tour n'est pas valable.",
-        Illegal::BoardClosed | Illegal::WrongBoard | Illegal::OutOfRange => "Coup impossible.",
+        Illegal::GameOver => t::morris_over(),
+        Illegal::CaptureRequired => t::morris_capture_required(),
+        Illegal::NoCapturePending => t::morris_no_capture(),
+        Illegal::MustPlace => t::morris_must_place(),
+        Illegal::MustMove => t::morris_must_move(),
+        Illegal::Occupied => t::morris_occupied(),
+        Illegal::NotYourPiece => t::morris_not_yours(),
+        Illegal::NotAdjacent => t::morris_not_adjacent(),
+        Illegal::NotOpponentPiece => t::morris_not_opponent(),
+        Illegal::Protected => t::morris_protected(),
+        Illegal::SamePoint => t::morris_same_point(),
+        Illegal::MissingCapture | Illegal::UnexpectedCapture => t::morris_invalid_turn(),
+        Illegal::BoardClosed | Illegal::WrongBoard | Illegal::OutOfRange => t::impossible_move(),
     }
     .to_string()
 }
@@ -75,129 +98,123 @@ pub fn morris_refusal(e: Illegal) -> String {
 /// Where a small board stands in the big one: « en haut à droite », « au centre », …
 pub fn board_place(board: u8) -> &'static str {
     [
-        "en haut à gauche",
-        "en haut au centre",
-        "en haut à droite",
-        "au centre à gauche",
-        "au centre",
-        "au centre à droite",
-        "en bas à gauche",
-        "en bas au centre",
-        "en bas à droite",
-    ][board as usize % 9]
+        t::place_top_left,
+        t::place_top,
+        t::place_top_right,
+        t::place_left,
+        t::place_centre,
+        t::place_right,
+        t::place_bottom_left,
+        t::place_bottom,
+        t::place_bottom_right,
+    ][board as usize % 9]()
 }
 
 /// Why an Ultimate tic-tac-toe move was refused.
 pub fn meta_refusal(e: Illegal, required: Option<u8>) -> String {
     match (e, required) {
-        (Illegal::GameOver, _) => {
-            "La partie est terminée : annulez le dernier coup ou commencez une nouvelle partie."
-                .to_string()
-        }
-        (Illegal::Occupied, _) => "Cette case est déjà prise.".to_string(),
-        (Illegal::BoardClosed, _) => {
-            "Cette grille est terminée : jouez dans une grille ouverte.".to_string()
-        }
-        (Illegal::WrongBoard, Some(b)) => {
-            format!("Vous devez jouer dans la grille {}.", board_place(b))
-        }
-        _ => "Coup impossible.".to_string(),
+        (Illegal::GameOver, _) => t::meta_over().to_string(),
+        (Illegal::Occupied, _) => t::meta_occupied().to_string(),
+        (Illegal::BoardClosed, _) => t::meta_board_closed().to_string(),
+        (Illegal::WrongBoard, Some(b)) => t::meta_wrong_board(board_place(b)),
+        _ => t::impossible_move().to_string(),
     }
 }
 
 /// The result banner.
 pub fn result(o: Outcome, max_turns: u16) -> String {
+    let winner = |w: Player| (player_name(w), player_name(w.opponent()));
     match (o.winner, o.reason) {
-        (Some(w), Reason::Pieces) => format!(
-            "{} gagne : {} n'a plus assez de pions.",
-            player_name(w),
-            player_name(w.opponent())
-        ),
-        (Some(w), Reason::Blocked) => format!(
-            "{} gagne : {} est bloqué.",
-            player_name(w),
-            player_name(w.opponent())
-        ),
-        (Some(w), _) => format!("{} gagne : trois grilles alignées.", player_name(w)),
-        (None, Reason::Repetition) => {
-            "Partie nulle : la même position est apparue trois fois.".to_string()
-        }
-        (None, Reason::Limit) => format!("Partie nulle : limite de {max_turns} tours atteinte."),
-        (None, _) => "Partie nulle : toutes les grilles sont fermées sans alignement.".to_string(),
+        (Some(w), Reason::Pieces) => t::result_pieces(winner(w).0, winner(w).1),
+        (Some(w), Reason::Blocked) => t::result_blocked(winner(w).0, winner(w).1),
+        (Some(w), _) => t::result_line(player_name(w)),
+        (None, Reason::Repetition) => t::result_repetition().to_string(),
+        (None, Reason::Limit) => t::result_limit(&max_turns.to_string()),
+        (None, _) => t::result_full().to_string(),
     }
 }
 
 /// A screen-reader label for a small board's state.
 pub fn small_board(s: SmallBoard) -> &'static str {
     match s {
-        SmallBoard::Open => "ouverte",
-        SmallBoard::Won(Player::Blue) => "gagnée par Bleu",
-        SmallBoard::Won(Player::Red) => "gagnée par Rouge",
-        SmallBoard::Drawn => "nulle",
+        SmallBoard::Open => t::small_open(),
+        SmallBoard::Won(Player::Blue) => t::small_won_blue(),
+        SmallBoard::Won(Player::Red) => t::small_won_red(),
+        SmallBoard::Drawn => t::small_drawn(),
     }
 }
 
 /// The status while the computer plays, or why it could not.
-pub fn computer_status(failed: Option<Purpose>) -> String {
+#[cfg(feature = "local")]
+pub fn computer_status(failed: Option<Purpose>) -> &'static str {
     match failed {
-        Some(Purpose::Move) => COMPUTER_FAILED,
-        _ => "L'ordinateur réfléchit…",
+        Some(Purpose::Move) => t::computer_failed(),
+        _ => t::computer_thinking(),
     }
-    .to_string()
 }
-
-/// Why the computer did not play.
-pub const COMPUTER_FAILED: &str = "L'ordinateur n'a pas pu jouer (son moteur ne s'est pas chargé) : annulez votre dernier tour ou commencez une nouvelle partie.";
 
 /// Who is to move, to start the status line: « Au tour de Bleu », or « À vous (Bleu) » against
 /// the computer.
+#[cfg(feature = "local")]
 pub fn turn_of(p: Player, human: Option<Player>) -> String {
     match human {
-        None => format!("Au tour de {}", player_name(p)),
-        Some(_) => format!("À vous ({})", player_name(p)),
+        None => t::turn_of(player_name(p)),
+        Some(_) => t::your_turn_as(player_name(p)),
     }
 }
 
 /// A player card's title: « Bleu », or « Bleu · vous » and « Rouge · ordinateur (Moyen) »
 /// against the computer; `mark` follows the colour (« · croix »).
+#[cfg(feature = "local")]
 pub fn player_title(p: Player, opponent: Option<Opponent>, mark: &str) -> String {
-    let name = player_name(p);
+    let name = format!("{}{mark}", player_name(p));
     match opponent {
-        None => format!("{name}{mark}"),
-        Some(o) if o.human == p => format!("{name}{mark} · vous"),
-        Some(o) => format!("{name}{mark} · ordinateur ({})", o.level.spec().label),
+        None => name,
+        Some(o) if o.human == p => t::card_you(&name),
+        Some(o) => t::card_computer(&name, level_name(o.level)),
+    }
+}
+
+/// A computer level's name: « Débutant », « Facile », « Moyen », « Fort ».
+#[cfg(feature = "local")]
+pub fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Beginner => t::level_beginner(),
+        Level::Easy => t::level_easy(),
+        Level::Medium => t::level_medium(),
+        Level::Strong => t::level_strong(),
     }
 }
 
 /// A Morris turn in words: « poser en d6 », « déplacer a7 vers d7, puis capturer g1 ».
-pub fn morris_turn(t: Turn) -> String {
-    let mut s = match t.from {
-        None => format!("poser en {}", t.to),
-        Some(from) => format!("déplacer {from} vers {}", t.to),
+#[cfg(feature = "local")]
+pub fn morris_turn(turn: Turn) -> String {
+    let to = turn.to.to_string();
+    let s = match turn.from {
+        None => t::words_place(&to),
+        Some(from) => t::words_move(&from.to_string(), &to),
     };
-    if let Some(c) = t.capture {
-        s.push_str(&format!(", puis capturer {c}"));
+    match turn.capture {
+        Some(c) => t::words_then_capture(&s, &c.to_string()),
+        None => s,
     }
-    s
 }
 
 /// The line under « Suggérer un coup »: searching, the suggestion in words, or the failure.
+#[cfg(feature = "local")]
 pub fn hint<G: Rules>(
     c: &Computer<G>,
     words: impl Fn(<G as Game>::Turn) -> String,
 ) -> Option<String> {
     if c.hinting() {
-        return Some("Recherche d'un coup…".to_string());
+        return Some(t::hint_searching().to_string());
     }
     match (c.hint, c.failed) {
-        (Some(h), _) => Some(format!("Suggestion : {}.", words(h))),
-        (None, Some(Purpose::Hint)) => Some("La suggestion n'a pas pu être calculée.".to_string()),
+        (Some(h), _) => Some(t::hint_suggestion(&words(h))),
+        (None, Some(Purpose::Hint)) => Some(t::hint_failed().to_string()),
         _ => None,
     }
 }
-
-/// Refusal of a turn limit outside 1–500 or not a number.
-pub const LIMIT_ERROR: &str = "La limite doit être un nombre entier de 1 à 500.";
 
 #[cfg(test)]
 mod tests {

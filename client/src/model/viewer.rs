@@ -1,8 +1,10 @@
 //! `/partie`, the game viewer, as a model: it opens a record (`.txt`, with or without headers) or
 //! a signed transcript (`.transcript`, as « Exporter la partie » writes it), checks it with the
-//! engine — a transcript with `engine::session::transcript::verify`, the very code of
+//! engine — a transcript with `engine::session::transcript::Verifier`, the very code of
 //! `engine verify` — says plainly what it found, and steps through the game like a finished
 //! one. Any input gives a verdict: too big, not text, not a game, the first bad entry or token.
+//! A transcript is checked a slice at a time ([`Viewer::check`]), so that the page can say
+//! « Vérification… » and stay responsive while a long one takes seconds.
 //!
 //! ```
 //! use client::model::viewer::{Event, Viewer};
@@ -11,19 +13,35 @@
 //! v.update(Event::Open { text: "[Game \"meta\"]\ne5 e5\n".into(), name: None });
 //! let verdict = v.verdict.clone().unwrap();
 //! assert!(!verdict.ok);
-//! assert!(verdict.text.contains("« e5 »"), "{}", verdict.text);
+//! assert!(verdict.text.get().contains("« e5 »"), "{:?}", verdict.text);
 //! ```
 
 use super::history::{Browse, HistoryView, Nav};
 use super::text;
+use crate::i18n::{t, Text};
 use engine::record::{self, RecordError, Setup, TokenErrorKind};
-use engine::session::transcript::{self, Verified};
-use engine::session::{Ending, Finish, Seat};
-use engine::{AnyGame, GameKind, Player};
+use engine::session::transcript::{self, Verified, Verifier, VerifyError};
+use engine::session::{Ending, Finish, GameSummary, Seat, Void};
+use engine::{AnyGame, GameKind, Illegal, Player};
 
 /// The largest file the viewer reads (bytes): checked before reading, so that a huge file is
-/// refused at once. A 500-turn Morris transcript is about 0.3 MB.
-pub const MAX_BYTES: u64 = 4_000_000;
+/// refused at once. It is what an honest room can write: at most 10 000 entries per seat
+/// (`chains::MAX_ENTRIES`), each line at most 445 characters with its newline (a hello or a
+/// hand-over; a move takes about 320), so 8.9 MB at the very most (the test below computes it).
+/// A 500-turn Morris game's transcript is 0.16 MB, a room whose two chains are full of moves
+/// 6.3 MB.
+pub const MAX_BYTES: u64 = 9_000_000;
+
+/// The largest record the viewer plays (bytes of text): an exported one is a few KB — seven
+/// headers, at most 500 turns of at most 9 characters —, so anything far bigger is refused
+/// before it is parsed, and cannot fill the page with its headers.
+pub const MAX_RECORD_BYTES: usize = 100_000;
+
+/// At most this many of a file's headers or a room's hand-overs are listed, each value cut to
+/// [`MAX_VALUE_CHARS`]; at most this many games of a room, the first and the last halves.
+const MAX_FACTS: usize = 20;
+const MAX_VALUE_CHARS: usize = 200;
+const MAX_GAMES: usize = 100;
 
 /// What the page reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,8 +75,8 @@ pub struct Verdict {
     pub ok: bool,
     /// A signed transcript (else a record, or something that is neither).
     pub transcript: bool,
-    /// What it says, in French.
-    pub text: String,
+    /// What it says.
+    pub text: Text,
 }
 
 /// A game opened.
@@ -69,13 +87,13 @@ pub struct Game {
     /// The turns in notation.
     pub turns: Vec<String>,
     /// What the file says of itself: the headers, or the room's keys and rules.
-    pub facts: Vec<(String, String)>,
+    pub facts: Vec<(Text, Text)>,
     /// A transcript: each game of the room, with its result and why.
-    pub games: Vec<String>,
+    pub games: Vec<Text>,
 }
 
 /// The viewer's whole state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Viewer {
     /// The game of a record without a `Game` header.
     pub kind: GameKind,
@@ -89,6 +107,8 @@ pub struct Viewer {
     pub browse: Browse,
     /// The last record opened without a game named, to open again with another game.
     unnamed: Option<String>,
+    /// The transcript being checked, until its verdict.
+    checking: Option<Verifier>,
 }
 
 impl Default for Viewer {
@@ -100,6 +120,7 @@ impl Default for Viewer {
             verdict: None,
             browse: Browse::default(),
             unnamed: None,
+            checking: None,
         }
     }
 }
@@ -116,16 +137,12 @@ impl Viewer {
                 self.name = Some(name);
                 self.refuse(
                     false,
-                    format!(
-                        "Fichier refusé : {} Mo, c'est trop pour une partie (au plus {} Mo). Ce n'est sans doute pas un transcript ni une notation.",
-                        megabytes(bytes),
-                        megabytes(MAX_BYTES)
-                    ),
+                    Text::new(move || t::file_too_big(&megabytes(bytes), &megabytes(MAX_BYTES))),
                 );
             }
             Event::Unreadable(name) => {
                 self.name = Some(name);
-                self.refuse(false, "Ce fichier n'a pas pu être lu.".into());
+                self.refuse(false, Text::of(t::file_unreadable));
             }
             Event::Kind(kind) => {
                 self.kind = kind;
@@ -137,6 +154,34 @@ impl Viewer {
                 if let Some(g) = &self.game {
                     self.browse.go(nav, g.turns.len(), false);
                 }
+            }
+        }
+    }
+
+    /// While a transcript is being checked: the work done and the whole work (entries read,
+    /// then folded).
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.checking.as_ref().map(Verifier::progress)
+    }
+
+    /// Checks the transcript opened until `stop` returns true (it is asked after each entry)
+    /// or the verdict is given; true while there is more to check. The page calls it in slices
+    /// of a few milliseconds, yielding to the browser between them.
+    pub fn check(&mut self, stop: &mut dyn FnMut() -> bool) -> bool {
+        let Some(v) = self.checking.as_mut() else {
+            return false;
+        };
+        match v.step(stop) {
+            Ok(false) => true,
+            Ok(true) => {
+                let v = self.checking.take().expect("checking");
+                self.verified(v.finish());
+                false
+            }
+            Err(e) => {
+                self.checking = None;
+                self.verified(Err(e));
+                false
             }
         }
     }
@@ -153,7 +198,8 @@ impl Viewer {
         Some(HistoryView::new(&g.turns, None, self.browse))
     }
 
-    fn refuse(&mut self, transcript: bool, text: String) {
+    fn refuse(&mut self, transcript: bool, text: Text) {
+        self.checking = None;
         self.game = None;
         self.browse = Browse::default();
         self.verdict = Some(Verdict {
@@ -165,6 +211,7 @@ impl Viewer {
 
     fn open(&mut self, text: &str) {
         self.unnamed = None;
+        self.checking = None;
         self.browse = Browse::default();
         if text.len() as u64 > MAX_BYTES {
             return self.update(Event::TooBig {
@@ -173,10 +220,16 @@ impl Viewer {
             });
         }
         if text.trim().is_empty() {
-            return self.refuse(false, "Rien à lire : le texte est vide.".into());
+            return self.refuse(false, Text::of(t::nothing_to_read));
         }
         if text.starts_with("moulin-transcript") {
             self.open_transcript(text)
+        } else if text.len() > MAX_RECORD_BYTES {
+            let size = (text.len() / 1000).to_string();
+            self.refuse(
+                false,
+                Text::new(move || t::record_too_big(&size, &(MAX_RECORD_BYTES / 1000).to_string())),
+            )
         } else {
             self.open_record(text)
         }
@@ -193,26 +246,27 @@ impl Viewer {
             Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(&e)),
             Err(RecordError::Token(e)) => {
                 let kind = setup.game.map_or(self.kind, |(k, _)| k);
-                let why = match e.kind {
-                    TokenErrorKind::Parse(_) => {
-                        format!("ce n'est pas la notation d'un tour {}", game_of(kind))
-                    }
-                    TokenErrorKind::Illegal(i) => {
-                        let why = match kind {
-                            GameKind::Morris => text::morris_refusal(i),
-                            GameKind::Meta => text::meta_refusal(i, None),
-                        };
-                        why.trim_end_matches('.').to_lowercase()
-                    }
-                };
                 let token: String = e.token.chars().take(40).collect();
                 return self.refuse(
                     false,
-                    format!(
-                        "Notation refusée : le tour n° {} (indice {}), « {token} », est illégal : {why}.",
-                        e.index + 1,
-                        e.index
-                    ),
+                    Text::new(move || {
+                        let why = match e.kind {
+                            TokenErrorKind::Parse(_) => t::not_a_turn(game_of(kind)),
+                            TokenErrorKind::Illegal(i) => {
+                                let why = match kind {
+                                    GameKind::Morris => text::morris_refusal(i),
+                                    GameKind::Meta => text::meta_refusal(i, None),
+                                };
+                                why.trim_end_matches('.').to_lowercase()
+                            }
+                        };
+                        t::record_illegal(
+                            &(e.index + 1).to_string(),
+                            &e.index.to_string(),
+                            &token,
+                            &why,
+                        )
+                    }),
                 );
             }
         };
@@ -220,24 +274,33 @@ impl Viewer {
             self.unnamed = Some(text.to_string());
         }
         let kind = r.positions[0].kind();
-        let mut facts = vec![("Jeu".to_string(), game_name(kind).to_string())];
-        if setup.game.is_none() {
-            facts[0]
-                .1
-                .push_str(" (choisi ci-dessous : la notation ne le dit pas)");
-        }
-        for (name, value) in &setup.all {
+        let named = setup.game.is_some();
+        let mut facts = vec![(
+            Text::of(t::fact_game),
+            Text::new(move || match named {
+                true => text::game_name(kind).to_string(),
+                false => t::record_game_chosen(text::game_name(kind)),
+            }),
+        )];
+        for (name, value) in setup.all.iter().take(MAX_FACTS) {
             let label = match name.as_str() {
                 "Game" => continue,
-                "MaxTurns" => "Limite de tours",
-                "Blue" => "Bleu",
-                "Red" => "Rouge",
-                "Date" => "Date",
-                "Result" => "Résultat",
-                "Reason" => "Raison",
-                other => other,
+                "MaxTurns" => Text::of(t::fact_limit),
+                "Blue" => Text::of(t::fact_blue),
+                "Red" => Text::of(t::fact_red),
+                "Date" => Text::of(t::fact_date),
+                "Result" => Text::of(t::fact_result),
+                "Reason" => Text::of(t::fact_reason),
+                other => data(short(other)),
             };
-            facts.push((label.to_string(), value.clone()));
+            facts.push((label, data(short(value))));
+        }
+        if setup.all.len() > MAX_FACTS {
+            let more = (setup.all.len() - MAX_FACTS).to_string();
+            facts.push((
+                data("…".to_string()),
+                Text::new(move || t::more_headers(&more)),
+            ));
         }
         let n = r.tokens.len();
         let end = r.positions.last().and_then(AnyGame::outcome);
@@ -250,34 +313,35 @@ impl Viewer {
         self.verdict = Some(Verdict {
             ok: true,
             transcript: false,
-            text: format!(
-                "Notation valide : chacun des {n} tours est légal{}. (Une notation n'est pas signée : seul un transcript prouve qui a joué.)",
-                match end {
-                    Some(o) => format!(" ; {}", text::result(o, 0).to_lowercase()),
-                    None => String::new(),
-                }
-            ),
+            text: Text::new(move || match end {
+                Some(o) => t::record_valid_over(&n.to_string(), &text::result(o, 0).to_lowercase()),
+                None => t::record_valid(&n.to_string()),
+            }),
         });
     }
 
+    /// Starts checking a transcript: its header at once, its entries by [`Viewer::check`].
     fn open_transcript(&mut self, text: &str) {
-        let v = match transcript::verify(text) {
+        self.game = None;
+        self.verdict = None;
+        match Verifier::new(text.to_string()) {
+            Ok(v) => self.checking = Some(v),
+            Err(e) => self.verified(Err(e)),
+        }
+    }
+
+    fn verified(&mut self, result: Result<Verified, VerifyError>) {
+        let v = match result {
             Ok(v) => v,
             Err(e) => {
                 return self.refuse(
                     true,
-                    format!(
-                        "Transcript refusé : l'entrée {} est invalide ({}). Il a été modifié, abîmé ou mis dans le désordre : rien de ce qu'il dit ne peut être cru.",
-                        e.entry, e.message
-                    ),
+                    Text::new(move || t::transcript_refused(&e.entry.to_string(), &e.message)),
                 )
             }
         };
         let Some(table) = v.room.table() else {
-            return self.refuse(
-                true,
-                "Transcript refusé : il ne contient aucune partie.".into(),
-            );
+            return self.refuse(true, Text::of(t::transcript_empty));
         };
         let turns: Vec<String> = table.turns().iter().map(|t| t.to_string()).collect();
         let positions = (0..=turns.len())
@@ -288,20 +352,23 @@ impl Viewer {
             None => Verdict {
                 ok: true,
                 transcript: true,
-                text: "Transcript vérifié : chaque signature, chaque lien et chaque coup sont valides."
-                    .into(),
+                text: Text::of(t::transcript_verified),
             },
-            Some(f) => Verdict {
-                ok: false,
-                transcript: true,
-                text: format!(
-                    "Transcript authentique, mais {} ({}) a signé l'entrée {}, qui enfreint les règles ({}).",
-                    seat_name(f.seat),
-                    text::player_name(f.player),
-                    f.entry,
-                    f.why
-                ),
-            },
+            Some(f) => {
+                let (seat, player, entry, why) = (f.seat, f.player, f.entry, f.why);
+                Verdict {
+                    ok: false,
+                    transcript: true,
+                    text: Text::new(move || {
+                        t::transcript_cheat(
+                            seat_name(seat),
+                            text::player_name(player),
+                            &entry.to_string(),
+                            &void_reason(why),
+                        )
+                    }),
+                }
+            }
         });
         self.game = Some(Game {
             positions,
@@ -312,124 +379,203 @@ impl Viewer {
     }
 }
 
+/// Why a signed entry breaks the rules.
+fn void_reason(v: Void) -> String {
+    match v {
+        Void::Version => t::void_version(),
+        Void::OtherGame => t::void_other_game(),
+        Void::BadRules => t::void_bad_rules(),
+        Void::NoGame => t::void_no_game(),
+        Void::NotHost => t::void_not_host(),
+        Void::TooLate => t::void_too_late(),
+        Void::NotYourTurn => t::void_not_your_turn(),
+        Void::WrongGame => t::void_wrong_game(),
+        Void::Illegal(i) => {
+            // The game is in the words: a Morris refusal has no board to name.
+            let why = match i {
+                Illegal::BoardClosed | Illegal::WrongBoard | Illegal::OutOfRange => {
+                    text::meta_refusal(i, None)
+                }
+                _ => text::morris_refusal(i),
+            };
+            return t::void_illegal(why.trim_end_matches('.'));
+        }
+        Void::GameOver => t::void_game_over(),
+        Void::AlreadyProposing => t::void_already_proposing(),
+        Void::NothingToUndo => t::void_nothing_to_undo(),
+        Void::CoolingDown => t::void_cooling_down(),
+        Void::NoSuchProposal => t::void_no_proposal(),
+        Void::Left => t::void_left(),
+        Void::StaleGame => t::void_stale_game(),
+        Void::Crossed => t::void_crossed(),
+        Void::TooSoon => t::void_too_soon(),
+        Void::Unseen => t::void_unseen(),
+    }
+    .to_string()
+}
+
+/// Words of the file itself (a header's value, a key): the same in every language.
+fn data(text: String) -> Text {
+    Text::new(move || text.clone())
+}
+
 fn megabytes(bytes: u64) -> String {
-    format!("{:.1}", bytes as f64 / 1e6).replace('.', ",")
+    format!("{:.1}", bytes as f64 / 1e6).replace('.', t::decimal_point())
 }
 
-fn header_refusal(e: &record::HeaderError) -> String {
-    match e.line {
-        0 => "Notation refusée : elle ne dit pas à quel jeu elle appartient.".into(),
-        l => format!(
-            "Notation refusée : l'en-tête de la ligne {l} ne va pas ({}).",
-            e.message
-        ),
-    }
-}
-
-fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Morris => "Jeu du moulin",
-        GameKind::Meta => "Méta Morpion",
-    }
+fn header_refusal(e: &record::HeaderError) -> Text {
+    let (line, why) = (e.line, e.message.clone());
+    Text::new(move || match line {
+        0 => t::record_no_game().to_string(),
+        l => t::record_bad_header(&l.to_string(), &why),
+    })
 }
 
 fn game_of(kind: GameKind) -> &'static str {
     match kind {
-        GameKind::Morris => "du jeu du moulin",
-        GameKind::Meta => "du Méta Morpion",
+        GameKind::Morris => t::of_morris(),
+        GameKind::Meta => t::of_meta(),
     }
 }
 
 fn seat_name(seat: Seat) -> &'static str {
     match seat {
-        Seat::Host => "l'hôte",
-        Seat::Guest => "l'invité",
+        Seat::Host => t::the_host(),
+        Seat::Guest => t::the_guest(),
     }
 }
 
 /// The keys (short fingerprints), the game and its rules, and one line per game of the room.
-fn room_story(v: &Verified) -> (Vec<(String, String)>, Vec<String>) {
-    let mut facts = vec![(
-        "Hôte".to_string(),
-        format!("clé {}", transcript::fingerprint(&v.host_key)),
-    )];
+fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
+    let key = |k: &[u8; 32]| {
+        let print = transcript::fingerprint(k);
+        Text::new(move || t::key(&print))
+    };
+    let mut facts = vec![(Text::of(t::fact_host), key(&v.host_key))];
     facts.push((
-        "Invité".to_string(),
-        v.guest_key.map_or("pas encore arrivé".to_string(), |k| {
-            format!("clé {}", transcript::fingerprint(&k))
-        }),
+        Text::of(t::fact_guest),
+        v.guest_key.map_or(Text::of(t::not_arrived), |k| key(&k)),
     ));
-    for h in &v.handovers {
+    for h in v.handovers.iter().take(MAX_FACTS) {
+        let (entry, seat, player, crossed) = (h.entry.to_string(), h.seat, h.player, h.crossed);
+        let print = transcript::fingerprint(&h.key);
         facts.push((
-            format!("Changement d'appareil (entrée {})", h.entry),
-            format!(
-                "{} : nouvelle clé {}",
-                seat_name(h.seat),
-                transcript::fingerprint(&h.key)
-            ),
+            Text::new(move || t::fact_handover(&entry)),
+            Text::new(move || {
+                let text = t::new_key(
+                    seat_name(seat),
+                    text::player_name(player),
+                    &print,
+                    seat_name(seat.other()),
+                );
+                match crossed {
+                    0 => text,
+                    1 => t::handover_crossed_one(&text, "1"),
+                    n => t::handover_crossed_many(&text, &n.to_string()),
+                }
+            }),
+        ));
+    }
+    if v.handovers.len() > MAX_FACTS {
+        let more = (v.handovers.len() - MAX_FACTS).to_string();
+        facts.push((
+            data("…".to_string()),
+            Text::new(move || t::more_handovers(&more)),
         ));
     }
     if let Some(rules) = v.room.rules {
-        facts.push(("Jeu".to_string(), game_name(rules.kind()).to_string()));
+        let kind = rules.kind();
         facts.push((
-            "Règles".to_string(),
-            match rules.kind() {
-                GameKind::Morris => format!("limite de {} tours", rules.max_turns),
-                GameKind::Meta => "sans option".to_string(),
-            },
+            Text::of(t::fact_game),
+            Text::new(move || text::game_name(kind).to_string()),
+        ));
+        let limit = rules.max_turns.to_string();
+        facts.push((
+            Text::of(t::fact_rules),
+            Text::new(move || match kind {
+                GameKind::Morris => t::rules_limit(&limit),
+                GameKind::Meta => t::rules_none().to_string(),
+            }),
         ));
     }
     let games = v.room.games();
     let last = games.len().saturating_sub(1);
-    let lines = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let colours = format!(
-                "l'hôte joue {}, l'invité {}",
-                text::colour(g.host),
-                text::colour(g.host.opponent())
-            );
+    // A room of thousands of games lists its first and its last ones.
+    let skipped = games.len().saturating_sub(MAX_GAMES);
+    let line = |(i, g): (usize, &GameSummary)| {
+        let g = *g;
+        Text::new(move || {
+            let colours = t::host_plays(text::colour(g.host), text::colour(g.host.opponent()));
             let result = match g.result {
-                None if i < last => "remplacée par une nouvelle partie avant sa fin".to_string(),
-                None => "en cours".to_string(),
+                None if i < last => t::game_replaced().to_string(),
+                None => t::game_going().to_string(),
                 Some((winner, finish)) => {
-                    let who = winner.map_or("partie nulle".to_string(), |w: Player| {
-                        format!("{} gagne", text::player_name(w))
+                    let who = winner.map_or(t::game_drawn().to_string(), |w: Player| {
+                        t::game_won(text::player_name(w))
                     });
-                    format!("{who} ({})", finish_text(finish))
+                    t::game_result(&who, finish_text(finish))
                 }
             };
-            format!(
-                "Partie {} : {colours} — {result}, {} tours.",
-                g.number + 1,
-                g.turns
+            t::game_line(
+                &(g.number + 1).to_string(),
+                &colours,
+                &result,
+                &g.turns.to_string(),
             )
         })
+    };
+    let mut lines: Vec<Text> = games
+        .iter()
+        .enumerate()
+        .take(if skipped == 0 {
+            games.len()
+        } else {
+            MAX_GAMES / 2
+        })
+        .map(line)
         .collect();
+    if skipped > 0 {
+        let more = skipped.to_string();
+        lines.push(Text::new(move || t::more_games(&more)));
+        lines.extend(
+            games
+                .iter()
+                .enumerate()
+                .skip(games.len() - MAX_GAMES / 2)
+                .map(line),
+        );
+    }
     (facts, lines)
+}
+
+/// A header's name or value, cut to [`MAX_VALUE_CHARS`].
+fn short(text: &str) -> String {
+    match text.char_indices().nth(MAX_VALUE_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 fn finish_text(f: Finish) -> &'static str {
     use engine::Reason;
     match f {
-        Finish::Rules(Reason::Pieces) => "moins de trois pions",
-        Finish::Rules(Reason::Blocked) => "plus aucun coup possible",
-        Finish::Rules(Reason::Repetition) => "troisième répétition",
-        Finish::Rules(Reason::Limit) => "limite de tours",
-        Finish::Rules(Reason::Line) => "trois grilles alignées",
-        Finish::Rules(Reason::AllClosed) => "toutes les grilles fermées",
-        Finish::Ending(Ending::Resigned(_)) => "abandon",
-        Finish::Ending(Ending::DrawAgreed) => "nulle acceptée",
-        Finish::Ending(Ending::Claimed(_)) => "victoire revendiquée",
-        Finish::Ending(Ending::Left(_)) => "départ du salon",
+        Finish::Rules(Reason::Pieces) => t::finish_pieces(),
+        Finish::Rules(Reason::Blocked) => t::finish_blocked(),
+        Finish::Rules(Reason::Repetition) => t::finish_repetition(),
+        Finish::Rules(Reason::Limit) => t::finish_limit(),
+        Finish::Rules(Reason::Line) => t::finish_line(),
+        Finish::Rules(Reason::AllClosed) => t::finish_closed(),
+        Finish::Ending(Ending::Resigned(_)) => t::finish_resigned(),
+        Finish::Ending(Ending::DrawAgreed) => t::finish_agreed(),
+        Finish::Ending(Ending::Claimed(_)) => t::finish_claimed(),
+        Finish::Ending(Ending::Left(_)) => t::finish_left(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::session::{Command, Loopback, Step};
+    use engine::session::{Command, Loopback, Seat, Step};
 
     fn played(kind: GameKind, max: u16, n: usize) -> Loopback {
         let mut net = Loopback::new(kind, max);
@@ -441,13 +587,109 @@ mod tests {
         net
     }
 
+    /// Opens a text and, a transcript, checks it to the end.
     fn open(text: &str) -> Viewer {
         let mut v = Viewer::default();
         v.update(Event::Open {
             text: text.into(),
             name: None,
         });
+        assert!(!v.check(&mut || false));
         v
+    }
+
+    #[test]
+    fn a_transcript_is_checked_in_slices_and_a_new_file_drops_the_check() {
+        let text = played(GameKind::Morris, 100, 30).guest().export();
+        let at_once = open(&text);
+        let mut v = Viewer::default();
+        v.update(Event::Open {
+            text: text.clone(),
+            name: None,
+        });
+        // Nothing said yet but how far the check is: the page shows « Vérification… ».
+        assert_eq!(v.verdict, None);
+        let entries = text.lines().count() - 4;
+        assert_eq!(v.progress(), Some((0, 2 * entries)));
+        let mut slices = 0;
+        while v.check(&mut || true) {
+            slices += 1;
+            assert!(v.verdict.is_none() && v.game.is_none());
+        }
+        assert_eq!(slices, 2 * entries - 1);
+        assert_eq!(v.progress(), None);
+        assert_eq!(v.verdict, at_once.verdict);
+        assert_eq!(v.game, at_once.game);
+        // A file given while another is checked replaces it.
+        v.update(Event::Open {
+            text: text.clone(),
+            name: None,
+        });
+        assert!(v.check(&mut || true));
+        v.update(Event::Open {
+            text: "[Game \"meta\"]\ne5\n".into(),
+            name: None,
+        });
+        assert_eq!(v.progress(), None);
+        assert!(!v.check(&mut || true));
+        assert_eq!(v.game.as_ref().unwrap().turns, ["e5"]);
+        // So does one refused by its size.
+        v.update(Event::Open { text, name: None });
+        v.update(Event::TooBig {
+            bytes: MAX_BYTES + 1,
+            name: "x".into(),
+        });
+        assert_eq!(v.progress(), None);
+        assert!(!v.verdict.unwrap().ok);
+    }
+
+    #[test]
+    fn the_size_cap_lets_the_largest_honest_room_through() {
+        use engine::session::chains::MAX_ENTRIES;
+        use engine::session::{wire, Body, Proposal, Rules, Seat};
+        let net = played(GameKind::Morris, 500, 2);
+        let text = net.guest().export();
+        let header: usize = text.lines().take(4).map(|l| l.len() + 1).sum();
+        let mut e = net.guest().entries()[0].clone();
+        // The last entry a seat may write, dated 2100 (`Date.now()`, the browser's clock).
+        e.header.seq = MAX_ENTRIES - 1;
+        e.header.time = 4_102_444_800_000;
+        let rules = Rules::new(GameKind::Morris, 500);
+        let longest = [
+            Body::Hello {
+                protocol: wire::PROTOCOL_VERSION,
+                rules,
+                key: [0xff; 32],
+                proof: [0xff; 32],
+            },
+            Body::Handover {
+                seat: Seat::Guest,
+                key: [0xff; 32],
+                proof: [0xff; 32],
+            },
+            Body::Play {
+                game: 2 * MAX_ENTRIES,
+                step: Step::Move(23, 23),
+            },
+            Body::Propose(Proposal::NewGame {
+                max_turns: Some(500),
+            }),
+            Body::Reply {
+                proposal: MAX_ENTRIES,
+                accept: true,
+            },
+        ]
+        .into_iter()
+        .map(|body| {
+            let e = wire::Entry { body, ..e.clone() };
+            wire::hex(&wire::encode(&e)).len() + 1
+        })
+        .max()
+        .unwrap();
+        let largest = header + 2 * MAX_ENTRIES as usize * longest;
+        assert!(largest as u64 <= MAX_BYTES, "{largest} B");
+        // Not much more: a file well beyond it is junk, refused by its size.
+        assert!(MAX_BYTES < largest as u64 + 500_000, "{largest} B");
     }
 
     #[test]
@@ -469,14 +711,19 @@ mod tests {
             net.host().game().unwrap().turns()
         );
         let host = transcript::fingerprint(&net.host().invite().host_key.unwrap());
-        assert_eq!(g.facts[0], ("Hôte".to_string(), format!("clé {host}")));
+        assert_eq!(
+            (g.facts[0].0.get(), g.facts[0].1.get()),
+            ("Hôte".to_string(), format!("clé {host}"))
+        );
         assert!(g
             .facts
             .iter()
-            .any(|(k, v)| k == "Règles" && v == "limite de 100 tours"));
+            .any(|(k, v)| *k == "Règles" && *v == "limite de 100 tours"));
         assert_eq!(g.games.len(), 1);
         assert!(
-            g.games[0].starts_with("Partie 1 : l'hôte joue bleu, l'invité rouge — "),
+            g.games[0]
+                .get()
+                .starts_with("Partie 1 : l'hôte joue bleu, l'invité rouge — "),
             "{}",
             g.games[0]
         );
@@ -508,6 +755,7 @@ mod tests {
         assert!(
             verdict
                 .text
+                .get()
                 .starts_with("Transcript refusé : l'entrée 5 est invalide"),
             "{}",
             verdict.text
@@ -521,6 +769,7 @@ mod tests {
         assert!(
             verdict
                 .text
+                .get()
                 .starts_with("Transcript refusé : l'entrée 6 est invalide"),
             "{}",
             verdict.text
@@ -539,7 +788,7 @@ mod tests {
         );
         let verdict = open("d6 zz9").verdict.unwrap();
         assert!(
-            verdict.text.contains("« zz9 »") && verdict.text.contains("indice 1"),
+            verdict.text.get().contains("« zz9 »") && verdict.text.get().contains("indice 1"),
             "{}",
             verdict.text
         );
@@ -553,7 +802,64 @@ mod tests {
         let verdict = open("[Game \"meta\"]\n[MaxTurns \"9\"]\ne5")
             .verdict
             .unwrap();
-        assert!(verdict.text.contains("ligne 2"), "{}", verdict.text);
+        assert!(verdict.text.get().contains("ligne 2"), "{}", verdict.text);
+    }
+
+    #[test]
+    fn nothing_fills_the_page_records_over_the_cap_long_headers_thousands_of_games() {
+        // A record far beyond any game is refused by its size, before it is parsed.
+        let huge = format!("[Game \"meta\"]\n{}e5\n", " ".repeat(MAX_RECORD_BYTES));
+        let verdict = open(&huge).verdict.unwrap();
+        assert!(!verdict.ok);
+        assert!(
+            verdict
+                .text
+                .get()
+                .starts_with("Notation refusée : 100 Ko, c'est bien trop"),
+            "{}",
+            verdict.text
+        );
+        // Headers: the first twenty listed, each cut to 200 characters, and how many more.
+        let mut record = String::from("[Game \"morris\"]\n");
+        for i in 0..150 {
+            record.push_str(&format!("[Note{i} \"{}\"]\n", "x".repeat(500)));
+        }
+        record.push_str("d6 b4\n");
+        let v = open(&record);
+        assert!(v.verdict.as_ref().unwrap().ok);
+        let facts = &v.game.as_ref().unwrap().facts;
+        assert_eq!(facts.len(), 1 + 19 + 1, "{facts:?}");
+        assert_eq!(facts[1].0, "Note0");
+        assert_eq!(facts[1].1.get().chars().count(), 201);
+        assert!(facts[1].1.get().ends_with('…'));
+        assert_eq!(
+            (facts[20].0.get(), facts[20].1.get()),
+            (
+                "…".to_string(),
+                "131 autres en-têtes, non affichés".to_string()
+            )
+        );
+        // A room of 120 games lists its first 50 and last 50, and says how many are left out.
+        let mut net = Loopback::new(GameKind::Meta, 0);
+        for _ in 0..119 {
+            net.exchange(
+                Seat::Host,
+                Command::Propose(engine::session::Proposal::NewGame { max_turns: None }),
+            );
+            net.exchange(Seat::Guest, Command::Reply { accept: true });
+        }
+        let v = open(&net.host().export());
+        assert!(v.verdict.as_ref().unwrap().ok);
+        let games = &v.game.as_ref().unwrap().games;
+        assert_eq!(games.len(), 101);
+        assert!(games[0].get().starts_with("Partie 1 : "), "{}", games[0]);
+        assert!(games[49].get().starts_with("Partie 50 : "), "{}", games[49]);
+        assert_eq!(games[50], "… 20 autres parties, non affichées …");
+        assert!(games[51].get().starts_with("Partie 71 : "), "{}", games[51]);
+        assert!(
+            games[100].get().starts_with("Partie 120 : ")
+                && games[100].get().ends_with("en cours, 0 tours.")
+        );
     }
 
     #[test]
@@ -568,6 +874,7 @@ mod tests {
             .as_ref()
             .unwrap()
             .text
+            .get()
             .starts_with("Fichier refusé : 10,0 Mo"));
         for junk in [
             "",

@@ -3,6 +3,9 @@
 //! click means.
 
 use super::common::piece_label;
+use super::use_lang;
+use super::words;
+use crate::i18n::t;
 use crate::model::text;
 use engine::meta::{Cell, Meta, SmallBoard};
 use engine::morris::{links, Morris, Phase, Point, Points, Turn};
@@ -41,6 +44,7 @@ pub struct MorrisBoardProps {
 /// pieces, the last move and the last capture.
 #[component]
 pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
+    use_lang();
     let g = &props.game;
     let destinations = props.selected.map_or(Points::EMPTY, |p| g.destinations(p));
     let capturable = if props.frozen {
@@ -68,7 +72,7 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     html! {
         <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
             viewBox="0 0 700 700" role="group" aria-busy={props.busy.then_some("true")}
-            aria-label="Plateau du moulin : flèches pour se déplacer, Entrée ou Espace pour jouer"
+            aria-label={t::morris_board()}
             onkeydown={props.on_key.clone()}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
             { for lines }
@@ -100,27 +104,26 @@ struct MorrisPointProps {
 /// it changed.
 #[component]
 fn MorrisPoint(props: &MorrisPointProps) -> Html {
+    use_lang();
     let p = props.point;
     let (x, y) = xy(p);
     let piece = props.piece;
     let was_taken = piece.is_none() && props.taken;
-    let mut label = format!(
-        "{} : {}",
-        p.name(),
-        piece.map_or("vide".to_string(), piece_label)
-    );
+    let content = piece.map_or(t::empty().to_string(), piece_label);
+    let mut label = t::point_label(p.name(), &content);
     for (on, text) in [
-        (props.selected, ", sélectionné"),
-        (props.destination, ", destination possible"),
-        (props.capturable, ", peut être capturé"),
-        (props.last_to, ", dernier coup"),
-        (was_taken, ", pion capturé au dernier coup"),
-        (props.hint & 1 != 0, ", suggestion : départ"),
-        (props.hint & 2 != 0, ", suggestion : arrivée"),
-        (props.hint & 4 != 0, ", suggestion : à capturer"),
+        (props.selected, t::point_selected as fn() -> &'static str),
+        (props.destination, t::point_destination),
+        (props.capturable, t::point_capturable),
+        (props.last_from, t::point_origin),
+        (props.last_to, t::point_last),
+        (was_taken, t::point_taken),
+        (props.hint & 1 != 0, t::point_hint_from),
+        (props.hint & 2 != 0, t::point_hint_to),
+        (props.hint & 4 != 0, t::point_hint_capture),
     ] {
         if on {
-            label.push_str(text);
+            label.push_str(text());
         }
     }
     let onclick = props.on_activate.reform(move |_: MouseEvent| p);
@@ -223,25 +226,25 @@ struct MetaCellProps {
 /// only the cells it changed.
 #[component]
 fn MetaCell(props: &MetaCellProps) -> Html {
+    use_lang();
     let c = props.cell;
     let (x, y) = cell_xy(c);
     let piece = props.piece;
-    let mut label = format!(
-        "{} (grille {}, {}) : {}",
-        c.name(),
+    let mut label = t::cell_label(
+        &c.name(),
         text::board_place(c.board()),
         text::small_board(props.board),
         match piece {
-            None => "vide",
-            Some(Player::Blue) => "croix bleue",
-            Some(Player::Red) => "rond rouge",
-        }
+            None => t::empty(),
+            Some(Player::Blue) => t::cell_blue(),
+            Some(Player::Red) => t::cell_red(),
+        },
     );
     if props.last {
-        label.push_str(", dernier coup");
+        label.push_str(t::point_last());
     }
     if props.hinted {
-        label.push_str(", suggestion");
+        label.push_str(t::cell_hint());
     }
     let onclick = props.on_activate.reform(move |_: MouseEvent| c);
     let closed = props.board.is_closed();
@@ -288,6 +291,7 @@ pub struct MetaBoardProps {
 /// boards' big symbols, the winning line and the last move.
 #[component]
 pub fn MetaBoard(props: &MetaBoardProps) -> Html {
+    use_lang();
     let g = &props.game;
     let winning = g.winning_line().unwrap_or([9, 9, 9]);
 
@@ -310,7 +314,7 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
             SmallBoard::Drawn => html! {
                 <g class="drawn-mark">
                     <line x1={(x + 85).to_string()} y1={(y + 120).to_string()} x2={(x + 215).to_string()} y2={(y + 120).to_string()} />
-                    <text x={(x + 150).to_string()} y={(y + 200).to_string()}>{ "Nulle" }</text>
+                    <text x={(x + 150).to_string()} y={(y + 200).to_string()}>{ words(t::board_drawn()) }</text>
                 </g>
             },
         };
@@ -340,7 +344,7 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
     html! {
         <svg ref={props.node.clone()} class="board meta-board" viewBox="0 0 948 948" role="group"
             aria-busy={props.busy.then_some("true")}
-            aria-label="Plateau du Méta Morpion : flèches pour se déplacer, Entrée ou Espace pour jouer"
+            aria-label={t::meta_board()}
             onkeydown={props.on_key.clone()}>
             { for boards }
             { for cells }

@@ -2,10 +2,12 @@
 //! new-game dialog, the computer's settings, the keyboard handling of a board and the running of
 //! a page model's effects.
 
-use super::{navigate, Route};
+use super::words;
+use super::{navigate, use_lang, Route};
+use crate::i18n::t;
 use crate::model::text;
 use crate::model::NewGameDialog;
-use engine::{Direction, GameKind, Player};
+use engine::{Direction, Player};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -105,6 +107,7 @@ pub fn Status(props: &StatusProps) -> Html {
     }
 }
 
+#[cfg(feature = "local")]
 #[derive(Properties, PartialEq)]
 pub struct ActionsProps {
     pub can_undo: bool,
@@ -120,9 +123,11 @@ pub struct ActionsProps {
     pub hint: Option<String>,
 }
 
+#[cfg(feature = "local")]
 /// « Annuler », « Nouvelle partie » and « Suggérer un coup », with the suggestion.
 #[component]
 pub fn Actions(props: &ActionsProps) -> Html {
+    use_lang();
     let undo = props.on_undo.reform(|_: MouseEvent| ());
     let new = props.on_new.reform(|_: MouseEvent| ());
     let hint = props.on_hint.reform(|_: MouseEvent| ());
@@ -137,11 +142,11 @@ pub fn Actions(props: &ActionsProps) -> Html {
         <>
             <div class="actions">
                 <button type="button" class={undo_class} disabled={!props.can_undo} onclick={undo}>
-                    { "Annuler" }
+                    { words(t::undo()) }
                 </button>
-                <button type="button" class="button secondary" onclick={new}>{ "Nouvelle partie" }</button>
+                <button type="button" class="button secondary" onclick={new}>{ words(t::new_game()) }</button>
                 <button type="button" class="button secondary hint-button" disabled={!props.can_hint}
-                    onclick={hint}>{ "Suggérer un coup" }</button>
+                    onclick={hint}>{ words(t::suggest()) }</button>
             </div>
             <p class="hint-line" aria-live="polite">{ props.hint.clone().unwrap_or_default() }</p>
         </>
@@ -163,13 +168,14 @@ pub struct LimitFieldProps {
 /// The Morris turn-limit field, « Limite de tours (1 à 500) », wherever it is set.
 #[component]
 pub fn LimitField(props: &LimitFieldProps) -> Html {
+    use_lang();
     let oninput = props.on_input.reform(|e: InputEvent| {
         e.target_unchecked_into::<web_sys::HtmlInputElement>()
             .value()
     });
     html! {
         <label class="limit">
-            { "Limite de tours (1 à 500) " }
+            { words(t::limit_field()) }{ " " }
             <input type="number" min="1" max="500" inputmode="numeric"
                 value={props.value.clone()} disabled={props.disabled} {oninput}
                 aria-invalid={props.invalid.to_string()} />
@@ -177,6 +183,7 @@ pub fn LimitField(props: &LimitFieldProps) -> Html {
     }
 }
 
+#[cfg(feature = "local")]
 #[derive(Properties, PartialEq)]
 pub struct DialogProps {
     pub dialog: NewGameDialog,
@@ -190,9 +197,11 @@ pub struct DialogProps {
     pub children: Html,
 }
 
+#[cfg(feature = "local")]
 /// The « Nouvelle partie » confirmation. Escape or « Reprendre la partie » keeps the game.
 #[component]
 pub fn ConfirmNewGame(props: &DialogProps) -> Html {
+    use_lang();
     let form = use_node_ref();
     use_dialog_focus(form.clone());
     let on_submit = {
@@ -216,20 +225,20 @@ pub fn ConfirmNewGame(props: &DialogProps) -> Html {
         <div class="backdrop" onkeydown={on_key}>
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-game-title">
             <form novalidate=true onsubmit={on_submit} ref={form}>
-                <h2 id="new-game-title">{ "Commencer une nouvelle partie ?" }</h2>
-                <p>{ "La partie en cours sera abandonnée." }</p>
+                <h2 id="new-game-title">{ words(t::new_game_title()) }</h2>
+                <p>{ words(t::new_game_text()) }</p>
                 { props.children.clone() }
                 if props.with_limit {
                     <LimitField value={props.dialog.limit_text.clone()}
                         invalid={props.dialog.error.is_some()} on_input={props.on_limit.clone()} />
                     if let Some(e) = &props.dialog.error {
-                        <p class="notice" role="alert">{ e.clone() }</p>
+                        <p class="notice" role="alert">{ e.get() }</p>
                     }
                 }
                 <div class="actions">
-                    <button type="submit" class="button">{ "Commencer" }</button>
+                    <button type="submit" class="button">{ words(t::start()) }</button>
                     <button type="button" class="button secondary" onclick={on_cancel}>
-                        { "Reprendre la partie" }
+                        { words(t::resume()) }
                     </button>
                 </div>
             </form>
@@ -392,13 +401,7 @@ pub fn follow_focus(board: &NodeRef, selector: &str) {
 
 /// A short label for a player's pieces: « pion bleu ».
 pub fn piece_label(p: Player) -> String {
-    format!("pion {}", text::colour(p))
+    t::piece_of(text::colour(p))
 }
 
-/// The name of a game, as the pages title it.
-pub fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Morris => "Jeu du moulin",
-        GameKind::Meta => "Méta Morpion",
-    }
-}
+pub use crate::model::text::game_name;

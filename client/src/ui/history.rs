@@ -2,16 +2,17 @@
 //! the one the board shows marked, the buttons to step through, « Retour à la partie »; and the
 //! keys ←, →, Home, End anywhere outside the board, a field or a dialog.
 
+use super::words;
+use crate::i18n::t;
 use crate::model::history::{HistoryView, Nav};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The turns in notation, two a row (Blue's, Red's), each a button with `data-ply`; `replay`: the
-/// viewer, which has no live game. A function rather than a component, with one click handler
-/// for the whole list: the room's bundle has little room.
+/// The turns in notation, two a row (Blue's, Red's), each a button with `data-ply`. A function
+/// rather than a component, with one click handler for the whole list.
 #[inline(never)]
-pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>, replay: bool) -> Html {
+pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>) -> Html {
     // A click anywhere on a turn: its `data-ply`.
     let on_list = {
         let on_nav = on_nav.clone();
@@ -28,31 +29,34 @@ pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>, replay: bool) -> Ht
         })
     };
     let current = v.current;
+    // Keyed, every child of the list and of its rows (a list where one is not counts as
+    // unkeyed): Yew matches an unkeyed list's children from its end, so a turn added at the end
+    // would rewrite every row before it (a long game's move reached the screen milliseconds
+    // later); keyed, a new turn adds one button.
     let rows = v.rows.into_iter().map(|(n, items)| {
         let items = items.into_iter().map(|it| {
             html! {
-                <button type="button" class={if it.player.index() == 0 { "turn blue" } else { "turn red" }}
+                <button type="button" key={it.ply} class={if it.player.index() == 0 { "turn blue" } else { "turn red" }}
                     data-ply={it.ply.to_string()} aria-current={(it.ply == current).then_some("step")}>{ it.text }</button>
             }
         });
-        html! { <li><span class="num">{ n }{ "." }</span>{ for items }</li> }
+        html! { <li key={n}><span key="num" class="num">{ n }{ "." }</span>{ for items }</li> }
     });
-    let _ = replay;
     html! {
         <section class="panel history" aria-labelledby="history-title">
-            <h2 id="history-title">{ "Historique" }</h2>
+            <h2 id="history-title">{ words(t::history()) }</h2>
             // The list scrolls from its end: the last turns, live play's, stay in view.
             <div class="turns-scroll">
                 <ol class="turns" data-ply-shown={current.to_string()} onclick={on_list}>
-                    <li><button type="button" class="turn start" data-ply="0"
-                        aria-current={(current == 0).then_some("step")}>{ "Début" }</button></li>
+                    <li key="start"><button type="button" class="turn start" data-ply="0"
+                        aria-current={(current == 0).then_some("step")}>{ words(t::history_start()) }</button></li>
                     { for rows }
                 </ol>
             </div>
             if let Some(p) = v.pending {
-                <p class="pending" data-pending="">{ "En cours : " }{ p }</p>
+                <p class="pending" data-pending="">{ words(t::history_pending()) }{ " " }{ p }</p>
             }
-            <p class="hint">{ "Cliquez un tour, ou ← → Début Fin hors du plateau." }</p>
+            <p class="hint">{ words(t::history_help()) }</p>
         </section>
     }
 }
@@ -67,7 +71,7 @@ pub fn browsing_banner(v: &HistoryView, on_nav: &Callback<Nav>) -> Html {
         <div class="browse-banner" data-browsing={v.current.to_string()} role="status">
             <span>{ text }</span>
             <button type="button" class="button" onclick={on_nav.reform(|_: MouseEvent| Nav::Live)}>
-                { "Retour à la partie" }</button>
+                { words(t::back_to_game()) }</button>
         </div>
     }
 }

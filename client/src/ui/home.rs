@@ -1,7 +1,9 @@
 //! The home page: choose a game and a mode.
 
-use super::common::Link;
-use super::Route;
+use super::common::{game_name, Link};
+use super::words;
+use super::{use_lang, Route};
+use crate::i18n::t;
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -12,6 +14,7 @@ pub struct HomeProps {
 
 #[component]
 pub fn Home(props: &HomeProps) -> Html {
+    use_lang();
     let card = |route: Route, kind: GameKind, title: &str, blurb: &str, art: Html| {
         html! {
             <article class="game-card">
@@ -20,13 +23,13 @@ pub fn Home(props: &HomeProps) -> Html {
                 <p>{ blurb.to_string() }</p>
                 <div class="modes">
                     <Link to={route} go={props.go.clone()} class="button">
-                        { "Deux joueurs sur cet appareil" }
+                        { words(t::home_hot_seat()) }
                     </Link>
                     <Link to={Route::Computer(kind)} go={props.go.clone()} class="button secondary">
-                        { "Contre l'ordinateur" }
+                        { words(t::home_computer()) }
                     </Link>
                     <Link to={Route::Lobby(kind)} go={props.go.clone()} class="button secondary">
-                        { "Jouer à distance" }
+                        { words(t::home_remote()) }
                     </Link>
                 </div>
             </article>
@@ -60,13 +63,13 @@ pub fn Home(props: &HomeProps) -> Html {
     };
     html! {
         <main class="page home">
-            <h1>{ "Jouer à deux, sans compte ni serveur de jeu" }</h1>
-            <p class="lead">{ "Choisissez un jeu : à deux sur cet appareil, contre l'ordinateur, ou à distance avec un ami, directement d'un navigateur à l'autre." }</p>
+            <h1>{ words(t::home_title()) }</h1>
+            <p class="lead">{ words(t::home_lead()) }</p>
             <div class="cards">
-                { card(Route::Morris, GameKind::Morris, "Jeu du moulin",
-                    "Le moulin à neuf pions : posez, déplacez, formez des moulins et capturez.", morris_art) }
-                { card(Route::Meta, GameKind::Meta, "Méta Morpion",
-                    "Neuf morpions dans un grand : chaque coup décide où l'adversaire jouera.", meta_art) }
+                { card(Route::Morris, GameKind::Morris, game_name(GameKind::Morris),
+                    t::home_morris(), morris_art) }
+                { card(Route::Meta, GameKind::Meta, game_name(GameKind::Meta),
+                    t::home_meta(), meta_art) }
             </div>
         </main>
     }

@@ -2,7 +2,9 @@
 //! limit) or join one with a short code.
 
 use super::common::{game_name, LimitField, Link as PageLink};
-use super::{browser, navigate_with_fragment, Route};
+use super::words;
+use super::{browser, navigate_with_fragment, use_lang, Route};
+use crate::i18n::{t, Text};
 use crate::model::parse_limit;
 use engine::morris::DEFAULT_MAX_TURNS;
 use engine::session::{Config, Invite, Session};
@@ -11,15 +13,18 @@ use yew::prelude::*;
 
 /// Creates the host's room: keys, code, session kept in this browser under the room's key.
 /// Returns the fragment of the room page.
-fn create_room(kind: GameKind, max_turns: u16) -> Result<String, &'static str> {
-    const NO_RANDOM: &str = "Ce navigateur ne fournit pas de nombres aléatoires sûrs.";
-    let seed: [u8; 32] = browser::random().ok_or(NO_RANDOM)?;
-    let code = Invite::new_code(browser::random().ok_or(NO_RANDOM)?);
-    let invite = Invite::with_code(kind, max_turns, &code, seed)
-        .map_err(|_| "Impossible de créer le salon.")?;
+fn create_room(kind: GameKind, max_turns: u16) -> Result<String, Text> {
+    let no_random = || Text::of(t::no_random);
+    let seed: [u8; 32] = browser::random().ok_or_else(no_random)?;
+    let code = Invite::new_code(browser::random().ok_or_else(no_random)?);
+    let cannot = |_| Text::of(t::cannot_create);
+    let invite = Invite::with_code(kind, max_turns, &code, seed).map_err(cannot)?;
     let session = Session::host(invite.clone(), seed, Config::default(), browser::now_ms())
-        .map_err(|_| "Impossible de créer le salon.")?;
-    super::seats::keep_seat(kind, &invite.room_name(), &session.save_text());
+        .map_err(cannot)?;
+    // Without its seat kept, the room page would make the host a guest of its own room.
+    if !super::seats::keep_seat(kind, &invite.room_name(), &session.save_text()) {
+        return Err(Text::of(t::seat_not_kept));
+    }
     Ok(invite.to_fragment())
 }
 
@@ -32,6 +37,7 @@ pub struct LobbyProps {
 /// `/moulin/distance`: create a room (the host picks the Morris limit) or join with a code.
 #[component]
 pub fn Lobby(props: &LobbyProps) -> Html {
+    use_lang();
     let kind = props.kind;
     let hot_seat = match kind {
         GameKind::Morris => Route::Morris,
@@ -39,11 +45,11 @@ pub fn Lobby(props: &LobbyProps) -> Html {
     };
     html! {
         <main class="page narrow lobby">
-            <h1>{ game_name(kind) }<span class="mode">{ " · à distance" }</span></h1>
-            <p class="lead">{ "Jouez avec un ami sur son propre appareil : vos deux navigateurs se parlent directement, sans compte ni serveur de jeu." }</p>
+            <h1>{ game_name(kind) }<span class="mode">{ " " }{ words(t::mode_remote()) }</span></h1>
+            <p class="lead">{ words(t::lobby_lead()) }</p>
             <CreateRoom {kind} go={props.go.clone()} />
             <JoinRoom {kind} go={props.go.clone()} />
-            <p><PageLink to={hot_seat} go={props.go.clone()}>{ "Jouer plutôt à deux sur cet appareil" }</PageLink></p>
+            <p><PageLink to={hot_seat} go={props.go.clone()}>{ words(t::lobby_hot_seat()) }</PageLink></p>
         </main>
     }
 }
@@ -51,9 +57,10 @@ pub fn Lobby(props: &LobbyProps) -> Html {
 /// « Créer un salon »: the Morris limit, then the room.
 #[component]
 fn CreateRoom(props: &LobbyProps) -> Html {
+    use_lang();
     let kind = props.kind;
     let limit = use_state(|| DEFAULT_MAX_TURNS.to_string());
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<Text>);
     let on_create = {
         let (limit, error, go) = (limit.clone(), error.clone(), props.go.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -67,7 +74,7 @@ fn CreateRoom(props: &LobbyProps) -> Html {
             };
             match create_room(kind, max_turns) {
                 Ok(fragment) => navigate_with_fragment(Route::Room(kind), &fragment, &go),
-                Err(e) => error.set(Some(e.to_string())),
+                Err(e) => error.set(Some(e)),
             }
         })
     };
@@ -80,16 +87,16 @@ fn CreateRoom(props: &LobbyProps) -> Html {
     };
     html! {
         <form class="panel" onsubmit={on_create} novalidate=true>
-            <h2>{ "Créer un salon" }</h2>
-            <p>{ "Vous recevrez un lien et un code à envoyer à votre adversaire. Vous jouerez Bleu et commencerez la première partie." }</p>
+            <h2>{ words(t::create_room()) }</h2>
+            <p>{ words(t::create_room_text()) }</p>
             if kind == GameKind::Morris {
                 <LimitField value={(*limit).clone()} invalid={error.is_some()} on_input={on_limit} />
             }
             if let Some(e) = &*error {
-                <p class="notice" role="alert">{ e.clone() }</p>
+                <p class="notice" role="alert">{ e.get() }</p>
             }
             <div class="actions">
-                <button type="submit" class="button">{ "Créer le salon" }</button>
+                <button type="submit" class="button">{ words(t::create_room_button()) }</button>
             </div>
         </form>
     }
@@ -98,9 +105,10 @@ fn CreateRoom(props: &LobbyProps) -> Html {
 /// « Rejoindre avec un code »: the code a friend read out, typed loosely.
 #[component]
 fn JoinRoom(props: &LobbyProps) -> Html {
+    use_lang();
     let kind = props.kind;
     let code = use_state(String::new);
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<Text>);
     let on_join = {
         let (code, error, go) = (code.clone(), error.clone(), props.go.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -111,10 +119,7 @@ fn JoinRoom(props: &LobbyProps) -> Html {
                     &format!("g={}&c={c}", kind.as_str()),
                     &go,
                 ),
-                Err(_) => error.set(Some(
-                    "Ce code n'est pas valable : il compte 12 lettres ou chiffres, comme K7M2-Q9XD-4HPA."
-                        .to_string(),
-                )),
+                Err(_) => error.set(Some(Text::of(t::bad_code))),
             }
         })
     };
@@ -130,20 +135,20 @@ fn JoinRoom(props: &LobbyProps) -> Html {
     };
     html! {
         <form class="panel" onsubmit={on_join} novalidate=true>
-            <h2>{ "Rejoindre avec un code" }</h2>
+            <h2>{ words(t::join_room()) }</h2>
             <label class="code-field">
-                { "Code du salon " }
+                { words(t::room_code()) }{ " " }
                 <input type="text" autocomplete="off" autocapitalize="characters" spellcheck="false"
                     placeholder="K7M2-Q9XD-4HPA" value={(*code).clone()} oninput={on_code}
                     aria-invalid={error.is_some().to_string()} />
             </label>
             if let Some(e) = &*error {
-                <p class="notice" role="alert">{ e.clone() }</p>
+                <p class="notice" role="alert">{ e.get() }</p>
             }
             <div class="actions">
-                <button type="submit" class="button">{ "Rejoindre" }</button>
+                <button type="submit" class="button">{ words(t::join()) }</button>
             </div>
-            <p class="hint">{ "Vous avez reçu un lien ? Ouvrez-le simplement : il mène directement au salon." }</p>
+            <p class="hint">{ words(t::join_hint()) }</p>
         </form>
     }
 }

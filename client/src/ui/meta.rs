@@ -5,7 +5,9 @@
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MetaBoard;
 use super::page::{game_page, review_link, Hooks, Parts};
-use super::{browser, GamePageProps};
+use super::words;
+use super::{browser, use_lang, GamePageProps};
+use crate::i18n::{t, Text};
 use crate::model::meta::{Event, Model};
 use crate::model::text;
 use engine::meta::Cell;
@@ -37,6 +39,7 @@ fn against_computer() -> Model {
 
 #[component]
 pub fn MetaPage(props: &GamePageProps) -> Html {
+    use_lang();
     let handles = use_board_page::<Model>(if props.computer {
         against_computer
     } else {
@@ -65,14 +68,14 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
     let editable = m.settings_editable();
     let live = m.browse.is_live();
     game_page(Parts {
-        name: "Méta Morpion",
+        name: t::game_meta(),
         class: "meta",
         hooks: Hooks::of(m.table(), c),
         computer: props.computer,
         cards: [card(Player::Blue), card(Player::Red)],
         result: g.outcome().map(|o| o.winner),
         status: m.status(),
-        notice: m.notice.clone(),
+        notice: m.notice.as_ref().map(Text::get),
         board: html! {
             <MetaBoard game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
                 hint={c.hint.filter(|_| live)} busy={c.plays(g)} frozen={!live} node={board.clone()} />
@@ -84,13 +87,13 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         on_undo: to_dispatch(Event::Undo),
         on_new: to_dispatch(Event::AskNewGame),
         on_hint: to_dispatch(Event::Hint),
-        progress: format!("Coup {} sur 81 au plus", g.moves()),
+        progress: t::meta_progress(&g.moves().to_string()),
         rules: html! {
             <>
-                <p>{ "Neuf petites grilles de morpion forment une grande grille. Bleu (croix) commence où il veut ; Rouge (rond) suit." }</p>
-                <p>{ "La case jouée dans une petite grille envoie l'adversaire dans la grille placée au même endroit de la grande : jouer en haut à droite d'une grille l'envoie dans la grille en haut à droite." }</p>
-                <p>{ "Trois symboles alignés gagnent une petite grille ; une grille pleine sans alignement est nulle et ne compte pour personne. Une grille gagnée ou pleine est fermée : si l'on y est envoyé, on choisit librement parmi les grilles ouvertes (bordées de vert)." }</p>
-                <p>{ "Trois petites grilles gagnées alignées gagnent la partie. Si toutes les grilles sont fermées sans alignement, la partie est nulle." }</p>
+                <p>{ words(t::meta_rules_1()) }</p>
+                <p>{ words(t::meta_rules_2()) }</p>
+                <p>{ words(t::meta_rules_3()) }</p>
+                <p>{ words(t::meta_rules_4()) }</p>
             </>
         },
         choices: c.opponent.map(|o| (o.level, o.side, editable)),

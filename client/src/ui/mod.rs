@@ -25,6 +25,7 @@ mod seats;
 #[cfg(feature = "local")]
 mod viewer;
 
+use crate::i18n::{self, t, Lang};
 use engine::GameKind;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -101,20 +102,14 @@ impl Route {
     }
 
     /// The document title of the route's page.
-    pub fn title(self) -> &'static str {
+    pub fn title(self) -> String {
         match self {
-            Route::Home | Route::NotFound => "Moulin et Méta Morpion — jouer à deux",
-            Route::Morris => "Jeu du moulin — deux joueurs",
-            Route::Meta => "Méta Morpion — deux joueurs",
-            Route::Computer(GameKind::Morris) => "Jeu du moulin — contre l'ordinateur",
-            Route::Computer(GameKind::Meta) => "Méta Morpion — contre l'ordinateur",
-            Route::Lobby(GameKind::Morris) | Route::Room(GameKind::Morris) => {
-                "Jeu du moulin — à distance"
-            }
-            Route::Lobby(GameKind::Meta) | Route::Room(GameKind::Meta) => {
-                "Méta Morpion — à distance"
-            }
-            Route::Viewer => "Visionneuse de parties — Moulin et Méta Morpion",
+            Route::Home | Route::NotFound => t::title_home().to_string(),
+            Route::Morris => t::title_hot_seat(common::game_name(GameKind::Morris)),
+            Route::Meta => t::title_hot_seat(common::game_name(GameKind::Meta)),
+            Route::Computer(kind) => t::title_computer(common::game_name(kind)),
+            Route::Lobby(kind) | Route::Room(kind) => t::title_remote(common::game_name(kind)),
+            Route::Viewer => t::title_viewer().to_string(),
         }
     }
 }
@@ -165,9 +160,64 @@ pub fn navigate_with_fragment(route: Route, fragment: &str, set: &Callback<Route
     set.emit(route);
 }
 
+/// A text of the catalogue as a page's text, taken as it is (`{ t::x() }` would copy it).
+pub fn words(text: &'static str) -> Html {
+    Html::VText(yew::virtual_dom::VText::new(text))
+}
+
+/// The current language, for a component that shows words: calling it draws the component again
+/// when the language changes (its props alone would not).
+#[hook]
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_default()
+}
+
+/// The language index.html's script chose, with its catalogue (`window.moulinLanguage`:
+/// `{ lang, text }`, the text `null` when it is already installed), made current: false when it
+/// cannot be.
+fn take_language() -> bool {
+    let field = |name: &str| {
+        let window = web_sys::window()?;
+        let choice = js_sys::Reflect::get(&window, &"moulinLanguage".into()).ok()?;
+        js_sys::Reflect::get(&choice, &name.into())
+            .ok()?
+            .as_string()
+    };
+    let Some(lang) = field("lang").and_then(|l| Lang::from_code(&l)) else {
+        return false;
+    };
+    match field("text") {
+        Some(text) => i18n::install(lang, text).is_ok() && i18n::set(lang),
+        None => i18n::set(lang),
+    }
+}
+
 #[component]
 fn App() -> Html {
     let route = use_state(current_route);
+    let lang = use_state(i18n::lang);
+    {
+        // index.html's language switch (docs/architecture.md, « Languages »).
+        let lang = lang.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn()>::new(move || {
+                if take_language() {
+                    lang.set(i18n::lang());
+                }
+            });
+            let window = web_sys::window().expect("a window");
+            let _ = window.add_event_listener_with_callback(
+                "moulin-language",
+                listener.as_ref().unchecked_ref(),
+            );
+            move || {
+                let _ = window.remove_event_listener_with_callback(
+                    "moulin-language",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        });
+    }
     {
         // Back and forward buttons.
         let route = route.clone();
@@ -188,20 +238,17 @@ fn App() -> Html {
         let route = route.clone();
         Callback::from(move |r: Route| route.set(r))
     };
-    {
-        let title = route.title();
-        use_effect_with(*route, move |_| {
-            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-                doc.set_title(title);
-            }
-        });
-    }
+    use_effect_with((*route, *lang), move |(route, _)| {
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&route.title());
+        }
+    });
     let page = match *route {
         // Reached only if index.html loaded the other bundle for this path.
         r if !r.here() => html! {
             <main class="page narrow">
-                <h1>{ "Chargement de la page" }</h1>
-                <p><a href={current_href()}>{ "Ouvrir cette page" }</a></p>
+                <h1>{ words(t::loading_page()) }</h1>
+                <p><a href={current_href()}>{ words(t::open_page()) }</a></p>
             </main>
         },
         #[cfg(feature = "local")]
@@ -230,33 +277,38 @@ fn App() -> Html {
         }
         _ => html! {
             <main class="page narrow">
-                <h1>{ "Page introuvable" }</h1>
-                <p>{ "Cette adresse ne correspond à aucune page du site." }</p>
-                <common::Link to={Route::Home} go={go.clone()}>{ "Retour à l'accueil" }</common::Link>
+                <h1>{ words(t::not_found()) }</h1>
+                <p>{ words(t::not_found_text()) }</p>
+                <common::Link to={Route::Home} go={go.clone()}>{ words(t::home()) }</common::Link>
             </main>
         },
     };
     html! {
-        <>
+        <ContextProvider<Lang> context={*lang}>
             <header class="site-header">
                 <common::Link to={Route::Home} go={go.clone()} class="brand">
-                    { "Jeux de stratégie à deux" }
+                    { words(t::site_name()) }
                 </common::Link>
-                <nav aria-label="Jeux">
-                    <common::Link to={Route::Morris} go={go.clone()}>{ "Jeu du moulin" }</common::Link>
-                    <common::Link to={Route::Meta} go={go.clone()}>{ "Méta Morpion" }</common::Link>
-                    <common::Link to={Route::Viewer} go={go}>{ "Visionneuse" }</common::Link>
+                <nav aria-label={t::games_nav()}>
+                    <common::Link to={Route::Morris} go={go.clone()}>{ words(t::game_morris()) }</common::Link>
+                    <common::Link to={Route::Meta} go={go.clone()}>{ words(t::game_meta()) }</common::Link>
+                    <common::Link to={Route::Viewer} go={go}>{ words(t::viewer()) }</common::Link>
                 </nav>
-                // The theme's choice, a custom element of index.html: no wasm for it.
-                <theme-switch></theme-switch>
+                // The choices of language and theme, custom elements of index.html: no wasm for
+                // them.
+                <div class="switches"><lang-switch></lang-switch><theme-switch></theme-switch></div>
             </header>
             { page }
-        </>
+        </ContextProvider<Lang>>
     }
 }
 
-/// Mounts the app on `#app` (or the body).
+/// Mounts the app on `#app` (or the body), in the language index.html chose and fetched
+/// (`window.moulinLanguage`); without it the app cannot speak, and says so by failing to start.
 pub fn start() {
+    if !take_language() {
+        wasm_bindgen::throw_str("no catalogue of this build's texts");
+    }
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));

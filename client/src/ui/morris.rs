@@ -6,7 +6,9 @@ use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MorrisBoard;
 use super::common::LimitField;
 use super::page::{game_page, review_link, Hooks, Parts};
-use super::{browser, GamePageProps};
+use super::words;
+use super::{browser, use_lang, GamePageProps};
+use crate::i18n::{t, Text};
 use crate::model::morris::{Event, Model};
 use crate::model::text;
 use engine::morris::Point;
@@ -38,6 +40,7 @@ fn against_computer() -> Model {
 
 #[component]
 pub fn MorrisPage(props: &GamePageProps) -> Html {
+    use_lang();
     let handles = use_board_page::<Model>(if props.computer {
         against_computer
     } else {
@@ -66,14 +69,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
     let editable = m.limit_editable();
     let live = m.browse.is_live();
     game_page(Parts {
-        name: "Jeu du moulin",
+        name: t::game_morris(),
         class: "morris",
         hooks: Hooks::of(m.table(), c),
         computer: props.computer,
         cards: [card(Player::Blue), card(Player::Red)],
         result: g.outcome().map(|o| o.winner),
         status: m.status(),
-        notice: m.notice.clone(),
+        notice: m.notice.as_ref().map(Text::get),
         board: html! {
             <MorrisBoard game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
                 on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint.filter(|_| live)}
@@ -86,13 +89,13 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_undo: to_dispatch(Event::Undo),
         on_new: to_dispatch(Event::AskNewGame),
         on_hint: to_dispatch(Event::Hint),
-        progress: format!("Tour {} sur {}", g.turns(), g.max_turns()),
+        progress: t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string()),
         rules: html! {
             <>
-                <p>{ "Chaque joueur a neuf pions. Bleu commence. Tant que sa réserve n'est pas vide, on pose un pion sur un point libre. Quand les deux réserves sont vides, on déplace un pion vers un point voisin libre, le long d'une ligne." }</p>
-                <p>{ "Trois pions alignés sur une ligne forment un moulin : le joueur capture alors un pion adverse, un seul même pour deux moulins à la fois. Les pions adverses dans un moulin sont protégés, sauf si tous le sont. Ouvrir un moulin puis le refermer permet une nouvelle capture." }</p>
-                <p>{ "Une fois la pose terminée, un joueur réduit à trois pions peut sauter vers n'importe quel point libre." }</p>
-                <p>{ "On perd avec moins de trois pions (réserve comprise) ou si l'on ne peut plus bouger. La partie est nulle à la troisième répétition d'une même position, ou à la limite de tours : chaque pose ou déplacement compte pour un tour, capture comprise." }</p>
+                <p>{ words(t::morris_rules_1()) }</p>
+                <p>{ words(t::morris_rules_2()) }</p>
+                <p>{ words(t::morris_rules_3()) }</p>
+                <p>{ words(t::morris_rules_4()) }</p>
             </>
         },
         choices: c.opponent.map(|o| (o.level, o.side, editable)),
@@ -104,7 +107,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
                 <LimitField value={m.limit_text.clone()} disabled={!editable}
                     invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
                 if let Some(e) = &m.limit_error {
-                    <p class="notice" role="alert">{ e.clone() }</p>
+                    <p class="notice" role="alert">{ e.get() }</p>
                 }
             </>
         },

@@ -4,6 +4,8 @@
 
 use super::common::{Actions, Announcer, ConfirmNewGame, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel};
+use super::words;
+use crate::i18n::t;
 use crate::model::computer::{Computer, Figures, Rules, Side};
 use crate::model::history::{HistoryView, Nav};
 use crate::model::NewGameDialog;
@@ -102,9 +104,9 @@ pub fn game_page(p: Parts) -> Html {
         choices(name, level, side, disabled, &p.on_level, &p.on_side)
     };
     let mode = if p.computer {
-        " · contre l'ordinateur"
+        t::mode_computer()
     } else {
-        " · deux joueurs sur cet appareil"
+        t::mode_hot_seat()
     };
     let browsing = browsing_banner(&p.history, &p.on_nav);
     html! {
@@ -112,14 +114,14 @@ pub fn game_page(p: Parts) -> Html {
             data-turns={h.turns.to_string()} data-record={h.record} data-hint={h.hint}
             data-human={h.human.map(|h| h.index().to_string())}
             data-figures={h.figures.map(|f| format!("{} {} {}", f.nodes, f.search_ms, f.reply_ms))}>
-            <h1>{ p.name }<span class="mode">{ mode }</span></h1>
-            <Announcer text={p.speech.text} serial={p.speech.serial} />
+            <h1>{ p.name }<span class="mode">{ " " }{ mode }</span></h1>
+            <Announcer text={p.speech.said().to_string()} serial={p.speech.serial} />
             <div class="layout">
-                <section class="board-column" aria-label="Partie">
+                <section class="board-column" aria-label={t::game_section()}>
                     <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div>
                     <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
                     if let Some(href) = p.review {
-                        <p class="review"><a href={href} data-review="">{ "Revoir la partie dans la visionneuse" }</a></p>
+                        <p class="review"><a href={href} data-review="">{ words(t::review()) }</a></p>
                     }
                     { browsing }
                     <div class="board-scroll">{ p.board }</div>
@@ -129,15 +131,15 @@ pub fn game_page(p: Parts) -> Html {
                     <p class="progress">{ p.progress }</p>
                 </section>
                 <aside class="rules" aria-labelledby="rules-title">
-                    { history_panel(p.history, &p.on_nav, false) }
-                    <h2 id="rules-title">{ "Règles" }</h2>
+                    { history_panel(p.history, &p.on_nav) }
+                    <h2 id="rules-title">{ words(t::rules()) }</h2>
                     { p.rules }
                     if let Some((level, side, editable)) = p.choices {
                         { choices("page", (level, side), !editable) }
                     }
                     { p.settings }
                     if p.locked {
-                        <p class="hint">{ "Modifiable avant le premier coup ou dans « Nouvelle partie »." }</p>
+                        <p class="hint">{ words(t::settings_locked()) }</p>
                     }
                 </aside>
             </div>
@@ -165,7 +167,7 @@ fn choices(
     let levels = Level::ALL.map(|l| {
         html! {
             <label><input type="radio" name={format!("{name}-level")} checked={l == level}
-                onchange={on_level.reform(move |_: Event| l)} />{ l.spec().label }</label>
+                onchange={on_level.reform(move |_: Event| l)} />{ crate::model::text::level_name(l) }</label>
         }
     });
     let sides = Side::ALL.map(|s| {
@@ -177,11 +179,11 @@ fn choices(
     html! {
         <>
             <fieldset class="choices" {disabled}>
-                <legend>{ "Niveau de l'ordinateur" }</legend>
+                <legend>{ words(t::computer_level()) }</legend>
                 { for levels }
             </fieldset>
             <fieldset class="choices" {disabled}>
-                <legend>{ "Votre camp" }</legend>
+                <legend>{ words(t::your_side()) }</legend>
                 { for sides }
             </fieldset>
         </>

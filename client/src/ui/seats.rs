@@ -19,9 +19,11 @@ pub fn seat_key(kind: GameKind, room: &str) -> String {
     format!("{}{room}", seat_prefix(kind))
 }
 
-/// Keeps the seat of a room in the browser's storage.
-pub fn keep_seat(kind: GameKind, room: &str, text: &str) {
-    store_lasting(seat_prefix(kind), &seat_key(kind, room), text);
+/// Keeps the seat of a room in the browser's storage; false when the browser refused (its
+/// storage full, or blocked for this site): the page must say so, closing the tab would lose it.
+#[must_use]
+pub fn keep_seat(kind: GameKind, room: &str, text: &str) -> bool {
+    store_lasting(seat_prefix(kind), &seat_key(kind, room), text)
 }
 
 fn local_storage() -> Option<web_sys::Storage> {
@@ -40,11 +42,14 @@ pub fn stored_lasting(key: &str) -> Option<String> {
 }
 
 /// Keeps text under a key of the browser's storage, with the time, and forgets the oldest keys
-/// of the same family (`prefix`) beyond [`MAX_SEATS`]. A full storage keeps the previous value.
-pub fn store_lasting(prefix: &str, key: &str, text: &str) {
-    let Some(st) = local_storage() else { return };
+/// of the same family (`prefix`) beyond [`MAX_SEATS`]. False when the storage is blocked or
+/// full (it then keeps the previous value).
+pub fn store_lasting(prefix: &str, key: &str, text: &str) -> bool {
+    let Some(st) = local_storage() else {
+        return false;
+    };
     if st.set_item(key, &format!("{} {text}", now_ms())).is_err() {
-        return;
+        return false;
     }
     let len = st.length().unwrap_or(0);
     let mut family: Vec<(u64, String)> = (0..len)
@@ -62,6 +67,7 @@ pub fn store_lasting(prefix: &str, key: &str, text: &str) {
             let _ = st.remove_item(k);
         }
     }
+    true
 }
 
 /// Forgets a key of the browser's storage.

@@ -1,17 +1,24 @@
 //! `/partie`: the game viewer. A file (picker or drag-and-drop), pasted text, or the record in the
 //! URL fragment (`#r=…`, the « Revoir la partie » links) goes to the [`Viewer`] model, which checks
 //! it with the engine; the page shows the verdict (`data-verified`), what the file says, and the
-//! game to step through. Files are refused by size before they are read.
+//! game to step through. Files are refused by size before they are read; a transcript is
+//! checked in slices of [`SLICE_MS`], the page saying « Vérification du transcript… » with its
+//! progress meanwhile, so that a long one (a full room takes seconds) never freezes the tab.
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::history::{history_panel, use_history_keys};
-use super::{browser, common::Status};
+use super::{browser, common::Status, use_lang, words};
+use crate::i18n::t;
 use crate::model::viewer::{Event as Input, Viewer, MAX_BYTES};
 use engine::meta::Cell;
 use engine::morris::Point;
 use engine::{AnyGame, GameKind};
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
+
+/// How long one slice of a transcript's check may hold the page, ms: between two, the browser
+/// draws the progress and answers the player.
+const SLICE_MS: f64 = 25.0;
 
 /// Reads a file the player gave: its size first, then its text.
 fn read_file(file: web_sys::File, dispatch: Callback<(Input, f64)>) {
@@ -48,9 +55,13 @@ fn fragment_record() -> Option<String> {
 
 #[component]
 pub fn ViewerPage() -> Html {
+    use_lang();
     let model = use_mut_ref(Viewer::default);
     // How long the last check took in the page, ms (`data-check-ms`, the figure of the notes).
     let took = use_mut_ref(|| None::<f64>);
+    // When the check under way began, and which slicing loop drives it (an older one stops).
+    let started = use_mut_ref(|| 0.0);
+    let serial = use_mut_ref(|| 0u32);
     let render = use_force_update();
     let dispatch = {
         let (model, took) = (model.clone(), took.clone());
@@ -58,9 +69,37 @@ pub fn ViewerPage() -> Html {
             Callback::from(move |(input, _since): (Input, f64)| {
                 let opening = matches!(input, Input::Open { .. } | Input::Kind(_));
                 let t = browser::performance_now();
+                if matches!(input, Input::Open { .. }) {
+                    *started.borrow_mut() = t;
+                }
                 model.borrow_mut().update(input);
                 if opening {
                     *took.borrow_mut() = Some(browser::performance_now() - t);
+                }
+                *serial.borrow_mut() += 1;
+                if model.borrow().progress().is_some() {
+                    let (model, took, render) = (model.clone(), took.clone(), render.clone());
+                    let (started, serial) = (started.clone(), serial.clone());
+                    let mine = *serial.borrow();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        while *serial.borrow() == mine {
+                            // Let the page show where the check is, and answer the player.
+                            browser::sleep(0).await;
+                            if *serial.borrow() != mine {
+                                break;
+                            }
+                            let end = browser::performance_now() + SLICE_MS;
+                            let more = model
+                                .borrow_mut()
+                                .check(&mut || browser::performance_now() >= end);
+                            if !more {
+                                let t = *started.borrow();
+                                *took.borrow_mut() = Some(browser::performance_now() - t);
+                                *serial.borrow_mut() += 1;
+                            }
+                            render.force_update();
+                        }
+                    });
                 }
                 render.force_update();
             })
@@ -122,7 +161,7 @@ pub fn ViewerPage() -> Html {
                 let input = if text.len() as u64 > MAX_BYTES {
                     Input::TooBig {
                         bytes: text.len() as u64,
-                        name: "texte collé".into(),
+                        name: t::pasted_text().into(),
                     }
                 } else {
                     Input::Open { text, name: None }
@@ -143,16 +182,24 @@ pub fn ViewerPage() -> Html {
         html! {
             <p class="verdict" data-verified={v.ok.to_string()}
                 data-kind={if v.transcript { "transcript" } else { "record" }}
-                data-check-ms={took.borrow().map(|t| format!("{t:.1}"))} role="status">{ v.text }</p>
+                data-check-ms={took.borrow().map(|t| format!("{t:.1}"))} role="status">{ v.text.get() }</p>
+        }
+    });
+    let checking = m.progress().map(|(done, total)| {
+        html! {
+            <p class="verdict" data-checking={done.to_string()} role="status">
+                { words(t::checking()) }
+                <progress max={total.to_string()} value={done.to_string()} aria-label={t::checking_label()} />
+            </p>
         }
     });
     let facts = m.game.as_ref().map(|g| {
-        let rows = g.facts.iter().map(|(k, v)| html! { <><dt>{ k.clone() }</dt><dd>{ v.clone() }</dd></> });
-        let games = g.games.iter().map(|l| html! { <li>{ l.clone() }</li> });
+        let rows = g.facts.iter().map(|(k, v)| html! { <><dt>{ k.get() }</dt><dd>{ v.get() }</dd></> });
+        let games = g.games.iter().map(|l| html! { <li>{ l.get() }</li> });
         html! {
             <>
                 <dl class="facts">{ for rows }</dl>
-                if !g.games.is_empty() { <h2>{ "Parties du salon" }</h2><ul class="room-games">{ for games }</ul> }
+                if !g.games.is_empty() { <h2>{ words(t::room_games()) }</h2><ul class="room-games">{ for games }</ul> }
             </>
         }
     });
@@ -169,15 +216,19 @@ pub fn ViewerPage() -> Html {
         },
         None => html! {},
     };
+    // Built once a render: each turn's notation for the list, and the position's words.
+    let history = m.history();
     let status = m.shown().map(|g| {
-        let text = match m.history().and_then(|h| h.browsing) {
-            Some(t) => t.trim_end_matches(" : lecture seule.").to_string() + ".",
+        let text = match history.as_ref().and_then(|h| h.browsing.clone()) {
+            Some(b) => {
+                b.trim_end_matches(t::read_only_tail())
+                    .trim_end()
+                    .to_string()
+                    + "."
+            }
             None => match g.outcome() {
                 Some(o) => crate::model::text::result(o, 0),
-                None => format!(
-                    "Fin de la notation : {} tours, partie non terminée.",
-                    g.turns()
-                ),
+                None => t::record_end(&g.turns().to_string()),
             },
         };
         html! { <Status result={g.outcome().map(|o| o.winner)} {text} /> }
@@ -185,35 +236,35 @@ pub fn ViewerPage() -> Html {
     let kind_choice = m.kind;
     html! {
         <main class="page game viewer" data-turns={m.game.as_ref().map(|g| g.turns.len().to_string())}>
-            <h1>{ "Visionneuse de parties" }</h1>
+            <h1>{ words(t::viewer_title()) }</h1>
             <section class="panel">
-                <p>{ "Ouvrez un transcript signé (.transcript, « Exporter la partie » d'une partie à distance) : il est vérifié ici même, par le même code que « engine verify ». Ou une notation (.txt) pour la rejouer." }</p>
+                <p>{ words(t::viewer_lead()) }</p>
                 <div class={classes!("drop", dragging.then_some("over"))} ondrop={on_drop} ondragover={on_over} ondragleave={on_leave}>
-                    <label>{ "Choisir un fichier " }<input type="file" accept=".transcript,.txt,text/plain" onchange={on_file} data-file="" /></label>
-                    <p class="hint">{ format!("ou déposez-le ici (au plus {} Mo)", MAX_BYTES / 1_000_000) }</p>
+                    <label>{ words(t::choose_file()) }{ " " }<input type="file" accept=".transcript,.txt,text/plain" onchange={on_file} data-file="" /></label>
+                    <p class="hint">{ t::drop_here(&(MAX_BYTES / 1_000_000).to_string()) }</p>
                 </div>
-                <label>{ "Ou collez le texte :" }<textarea ref={paste} data-paste="" spellcheck="false" /></label>
+                <label>{ words(t::paste_here()) }<textarea ref={paste} data-paste="" spellcheck="false" /></label>
                 <div class="actions">
-                    <button type="button" class="button" onclick={on_paste}>{ "Ouvrir le texte collé" }</button>
-                    <label>{ "Jeu d'une notation sans en-tête " }
+                    <button type="button" class="button" onclick={on_paste}>{ words(t::open_pasted()) }</button>
+                    <label>{ words(t::record_game()) }{ " " }
                         <select onchange={on_kind}>
-                            <option value="morris" selected={kind_choice == GameKind::Morris}>{ "Jeu du moulin" }</option>
-                            <option value="meta" selected={kind_choice == GameKind::Meta}>{ "Méta Morpion" }</option>
+                            <option value="morris" selected={kind_choice == GameKind::Morris}>{ words(t::game_morris()) }</option>
+                            <option value="meta" selected={kind_choice == GameKind::Meta}>{ words(t::game_meta()) }</option>
                         </select>
                     </label>
                 </div>
-                if let Some(name) = m.name.clone() { <p class="hint">{ format!("Fichier : {name}") }</p> }
-                { verdict.unwrap_or_default() }
+                if let Some(name) = m.name.clone() { <p class="hint">{ t::file_name(&name) }</p> }
+                { verdict.or(checking).unwrap_or_default() }
                 { facts.unwrap_or_default() }
             </section>
             if m.game.is_some() {
                 <div class="layout">
-                    <section class="board-column" aria-label="Partie">
+                    <section class="board-column" aria-label={t::game_section()}>
                         { status.unwrap_or_default() }
                         <div class="board-scroll">{ board }</div>
                     </section>
                     <aside class="rules">
-                        if let Some(view) = m.history() { { history_panel(view, &nav, true) } }
+                        if let Some(view) = history { { history_panel(view, &nav) } }
                     </aside>
                 </div>
             }

@@ -2,7 +2,8 @@
 //! local dialog, the host's limit as typed — and how a click becomes a protocol command.
 
 use super::text;
-use crate::model::history::{Browse, Nav, READ_ONLY};
+use crate::i18n::{t, Text};
+use crate::model::history::{Browse, Nav};
 use crate::model::selection::{self, Click};
 use crate::model::{parse_limit, NewGameDialog};
 use engine::meta::Cell;
@@ -85,7 +86,7 @@ pub struct Local {
     /// The host's limit setting as typed.
     pub limit_text: Option<String>,
     /// Why the typed limit was refused.
-    pub limit_error: Option<String>,
+    pub limit_error: Option<Text>,
     /// The position shown: live, or a past one (read-only).
     pub browse: Browse,
 }
@@ -110,7 +111,7 @@ pub enum Outcome {
     /// Nothing more to do (the tab's state changed, or nothing did).
     Done,
     /// Say this (a move that cannot be made now, a blocked piece…).
-    Notice(String),
+    Notice(Text),
     /// Send this command.
     Command(Command),
 }
@@ -119,41 +120,17 @@ impl Local {
     /// Handles one event on the tab's own state; says what should follow.
     pub fn update(&mut self, s: &Session, event: Event) -> Outcome {
         match event {
-            Event::History(nav) => {
-                if let Some(t) = s.room().table() {
-                    self.browse.go_on(nav, t);
-                }
-                Outcome::Done
-            }
-            Event::Point(p) if !self.browse.is_live() => {
-                self.point = p;
-                Outcome::Notice(READ_ONLY.to_string())
-            }
-            Event::Cell(c) if !self.browse.is_live() => {
-                self.cell = c;
-                Outcome::Notice(READ_ONLY.to_string())
-            }
-            Event::Point(p) => {
-                self.point = p;
-                self.morris_click(s, p)
-            }
-            Event::Cell(c) => {
-                self.cell = c;
-                match text::cannot_move(s) {
-                    Some(why) => Outcome::Notice(why.to_string()),
-                    None => Outcome::Command(Command::Play(Step::from_cell(c))),
-                }
-            }
-            Event::ActivateFocus => match s.game() {
-                Some(AnyGame::Morris(_)) => self.update(s, Event::Point(self.point)),
-                Some(AnyGame::Meta(_)) => self.update(s, Event::Cell(self.cell)),
-                None => Outcome::Done,
-            },
-            Event::Arrow(d) => {
-                self.point = self.point.toward(d);
-                self.cell = self.cell.toward(d);
-                Outcome::Done
-            }
+            Event::History(_)
+            | Event::Point(_)
+            | Event::Cell(_)
+            | Event::ActivateFocus
+            | Event::Arrow(_) => self.board(s, event),
+            Event::AskNewGame
+            | Event::DialogLimit(_)
+            | Event::AskResign
+            | Event::AskLeave
+            | Event::Confirm
+            | Event::Cancel => self.dialog(s, event),
             // « Annuler » on a past position first shows the live game again.
             Event::Undo if !self.browse.is_live() => {
                 self.browse = Browse::default();
@@ -164,6 +141,62 @@ impl Local {
                 None => Outcome::Command(Command::Propose(Proposal::Undo)),
             },
             Event::Draw => Outcome::Command(Command::Propose(Proposal::Draw)),
+            Event::Withdraw => Outcome::Command(Command::Withdraw),
+            Event::Reply(accept) => Outcome::Command(Command::Reply { accept }),
+            Event::Claim => Outcome::Command(Command::ClaimWin),
+            Event::Handover(accept) => Outcome::Command(Command::Handover { accept }),
+            Event::Knock => Outcome::Command(Command::Knock),
+            Event::Limit(t) => self.limit(t),
+            // Handled by the room model.
+            Event::Copied(_) | Event::ToggleExport | Event::Retry => Outcome::Done,
+        }
+    }
+
+    /// A click or a key on the board, or going through the history.
+    fn board(&mut self, s: &Session, event: Event) -> Outcome {
+        match event {
+            Event::History(nav) => {
+                if let Some(t) = s.room().table() {
+                    self.browse.go_on(nav, t);
+                }
+                Outcome::Done
+            }
+            Event::Point(p) if !self.browse.is_live() => {
+                self.point = p;
+                Outcome::Notice(Text::of(t::read_only))
+            }
+            Event::Cell(c) if !self.browse.is_live() => {
+                self.cell = c;
+                Outcome::Notice(Text::of(t::read_only))
+            }
+            Event::Point(p) => {
+                self.point = p;
+                self.morris_click(s, p)
+            }
+            Event::Cell(c) => {
+                self.cell = c;
+                match text::cannot_move(s) {
+                    Some(why) => Outcome::Notice(Text::of(why)),
+                    None => Outcome::Command(Command::Play(Step::from_cell(c))),
+                }
+            }
+            Event::ActivateFocus => match s.game() {
+                Some(AnyGame::Morris(_)) => self.board(s, Event::Point(self.point)),
+                Some(AnyGame::Meta(_)) => self.board(s, Event::Cell(self.cell)),
+                None => Outcome::Done,
+            },
+            Event::Arrow(d) => {
+                self.point = self.point.toward(d);
+                self.cell = self.cell.toward(d);
+                Outcome::Done
+            }
+            _ => Outcome::Done,
+        }
+    }
+
+    /// Opening, filling in, confirming or closing this tab's dialog.
+    fn dialog(&mut self, s: &Session, event: Event) -> Outcome {
+        match event {
             Event::AskNewGame => {
                 let limit = match s.game() {
                     Some(AnyGame::Morris(g)) => g.max_turns().to_string(),
@@ -173,49 +206,35 @@ impl Local {
                     limit_text: limit,
                     error: None,
                 }));
-                Outcome::Done
             }
             Event::DialogLimit(t) => {
                 if let Some(Dialog::NewGame(d)) = self.dialog.as_mut() {
                     d.limit_text = t;
                     d.error = None;
                 }
+            }
+            Event::AskResign => self.dialog = Some(Dialog::Resign),
+            Event::AskLeave => self.dialog = Some(Dialog::Leave),
+            Event::Confirm => return self.confirm(s),
+            Event::Cancel => self.dialog = None,
+            _ => {}
+        }
+        Outcome::Done
+    }
+
+    /// The host's turn-limit setting, as typed: sent once it is a valid limit.
+    fn limit(&mut self, t: String) -> Outcome {
+        let r = parse_limit(&t);
+        self.limit_text = Some(t);
+        match r {
+            Ok(n) => {
+                self.limit_error = None;
+                Outcome::Command(Command::Settings { max_turns: n })
+            }
+            Err(e) => {
+                self.limit_error = Some(e);
                 Outcome::Done
             }
-            Event::AskResign => {
-                self.dialog = Some(Dialog::Resign);
-                Outcome::Done
-            }
-            Event::AskLeave => {
-                self.dialog = Some(Dialog::Leave);
-                Outcome::Done
-            }
-            Event::Confirm => self.confirm(s),
-            Event::Cancel => {
-                self.dialog = None;
-                Outcome::Done
-            }
-            Event::Withdraw => Outcome::Command(Command::Withdraw),
-            Event::Reply(accept) => Outcome::Command(Command::Reply { accept }),
-            Event::Claim => Outcome::Command(Command::ClaimWin),
-            Event::Handover(accept) => Outcome::Command(Command::Handover { accept }),
-            Event::Knock => Outcome::Command(Command::Knock),
-            Event::Limit(t) => {
-                let r = parse_limit(&t);
-                self.limit_text = Some(t);
-                match r {
-                    Ok(n) => {
-                        self.limit_error = None;
-                        Outcome::Command(Command::Settings { max_turns: n })
-                    }
-                    Err(e) => {
-                        self.limit_error = Some(e);
-                        Outcome::Done
-                    }
-                }
-            }
-            // Handled by the room model.
-            Event::Copied(_) | Event::ToggleExport | Event::Retry => Outcome::Done,
         }
     }
 
@@ -247,7 +266,7 @@ impl Local {
 
     fn morris_click(&mut self, s: &Session, p: Point) -> Outcome {
         if let Some(why) = text::cannot_move(s) {
-            return Outcome::Notice(why.to_string());
+            return Outcome::Notice(Text::of(why));
         }
         let Some(AnyGame::Morris(g)) = s.game() else {
             return Outcome::Done;

@@ -31,6 +31,7 @@ pub use local::{Dialog, Event, Local};
 pub use view::View;
 
 use super::speech::Speech;
+use crate::i18n::{t, Text};
 use client_net::{Driver, Input as Net, Output};
 use engine::session::{
     Command, Event as SessionEvent, Presence, Refusal, RoomEvent, Session, Void,
@@ -78,7 +79,7 @@ pub struct RoomModel<P> {
     driver: Driver<P>,
     local: Local,
     /// The last refusal or news, in French.
-    notice: Option<String>,
+    notice: Option<Text>,
     /// The export panel, when open (refreshed whenever the transcript changes).
     export: Option<Export>,
     /// The invitation link was copied (or the copy failed).
@@ -89,6 +90,8 @@ pub struct RoomModel<P> {
     speech: Speech,
     /// The other seat's presence, as last told.
     presence: Presence,
+    /// The browser refused to keep the seat at the last save (its storage full or blocked).
+    unkept: bool,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -109,7 +112,14 @@ impl<P: Copy + Eq> RoomModel<P> {
             export: None,
             copied: None,
             now: 0,
+            unkept: false,
         }
+    }
+
+    /// Whether the browser kept the seat at the last save: while it does not (its storage full
+    /// or blocked), the page says that closing or reloading the tab would lose the seat.
+    pub fn seat_kept(&mut self, kept: bool) {
+        self.unkept = !kept;
     }
 
     /// The session.
@@ -255,7 +265,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                     RoomEvent::Played { seat, .. }
                         if seat != me && !self.local.browse.is_live() =>
                     {
-                        self.notice = Some(text::PLAYED_WHILE_BROWSING.to_string());
+                        self.notice = Some(Text::of(t::played_while_browsing));
                     }
                     RoomEvent::NewGame { .. } => {
                         self.local.browse = Default::default();
@@ -297,13 +307,13 @@ impl<P: Copy + Eq> RoomModel<P> {
             }
             SessionEvent::Refused { .. }
             | SessionEvent::Void { .. }
-            | SessionEvent::Undecodable(_) => self.notice = Some(text::BAD_MESSAGE.to_string()),
+            | SessionEvent::Undecodable(_) => self.notice = Some(Text::of(t::bad_message)),
             // Our answer crossed the proposer's withdrawal (or its move): it counts for nothing.
             SessionEvent::Overtaken {
                 seat,
                 why: Void::Crossed | Void::NoSuchProposal,
                 ..
-            } if seat == me => self.notice = Some(text::TOO_LATE.to_string()),
+            } if seat == me => self.notice = Some(Text::of(t::too_late)),
             // What the page shows from the session itself.
             SessionEvent::Presence(now) => {
                 let before = std::mem::replace(&mut self.presence, now);
@@ -312,6 +322,12 @@ impl<P: Copy + Eq> RoomModel<P> {
                 }
             }
             SessionEvent::Knock(seat) => self.speech.say(text::knock_title(self.session(), seat)),
+            // Our seat went to another key while we were here: say so, and that the transcript
+            // we keep is the proof.
+            SessionEvent::HandedOverWhileHere { .. } => {
+                self.notice = Some(Text::of(t::taken_while_here));
+                self.speech.say(t::taken_while_here());
+            }
             SessionEvent::Overtaken { .. }
             | SessionEvent::Fork(_)
             | SessionEvent::Stranger
@@ -333,8 +349,8 @@ impl<P: Copy + Eq> RoomModel<P> {
         let headers = room.game().map_or(String::new(), |game| {
             let blue = room.seat_of(engine::Player::Blue);
             let name = |seat| match seat {
-                engine::session::Seat::Host => "hôte",
-                engine::session::Seat::Guest => "invité",
+                engine::session::Seat::Host => t::host_name(),
+                engine::session::Seat::Guest => t::guest_name(),
             };
             let (result, reason) = match room.games().last().and_then(|g| g.result) {
                 Some((winner, finish)) => (

@@ -1,19 +1,103 @@
-//! The room page without a browser: two room models whose sockets are joined by hand, driven by
-//! the events a player makes, checked through what the page would show.
+//! The room page without a browser: two room models wired by the engine's `Loopback` (with its
+//! faults), driven by the events a player makes, checked through what the page would show.
 
 use super::*;
-use crate::model::text::LIMIT_ERROR;
+use crate::i18n::t;
 use engine::meta::Cell;
 use engine::morris::Point;
-use engine::session::{Config, Invite, Session};
+use engine::session::{
+    Config, Effect as SessionEffect, Fault, Invite, Loopback, Seat, Session, Side,
+};
 use engine::{AnyGame, Direction, GameKind, Player};
+use std::collections::VecDeque;
 use view::BoardView;
 
-/// Host (peer id 0) and guest (peer id 1), their sockets open and met.
-struct Pair {
-    rooms: [RoomModel<u8>; 2],
+/// A room page as a side of the loopback: the model and what its page would do, with a relay
+/// that always has room and admits a socket at once. The host's peer id is 0, the guest's 1.
+#[derive(Clone)]
+struct Tab {
+    room: RoomModel<u8>,
+    /// The other side's peer id.
+    peer: u8,
+    /// The seat saved this many times.
+    saves: usize,
+    /// The time of the last input.
     now: u64,
-    saves: [usize; 2],
+}
+
+impl Tab {
+    /// The page of a session, its socket in the room (no peer yet).
+    fn new(session: Session, now: u64) -> Tab {
+        let peer = match session.seat() {
+            Seat::Host => 1,
+            Seat::Guest => 0,
+        };
+        let mut tab = Tab {
+            room: RoomModel::new(session),
+            peer,
+            saves: 0,
+            now,
+        };
+        tab.update(Input::Net(Net::Wake), now);
+        tab
+    }
+
+    /// One input, and what the page does with its effects: the bytes go back to the loopback.
+    fn update(&mut self, input: Input<u8>, now: u64) -> Vec<SessionEffect> {
+        self.now = self.now.max(now);
+        let mut out = Vec::new();
+        let mut inputs = VecDeque::from([input]);
+        while let Some(input) = inputs.pop_front() {
+            for e in self.room.update(input, now) {
+                match e {
+                    Effect::Send(_, bytes) => out.push(SessionEffect::Send(bytes)),
+                    Effect::Save(_) => {
+                        self.saves += 1;
+                        out.push(SessionEffect::Save);
+                    }
+                    // The relay has room for us, and admits the socket.
+                    Effect::AskWhy => inputs.push_back(Input::Net(Net::Why(Ok(None)))),
+                    Effect::Connect => inputs.push_back(Input::Net(Net::Joined)),
+                    Effect::Disconnect | Effect::Forget => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Side for Tab {
+    fn session(&self) -> &Session {
+        self.room.session()
+    }
+    fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<SessionEffect> {
+        self.update(Input::Net(Net::Packet(self.peer, bytes.to_vec())), now)
+    }
+    fn tick(&mut self, now: u64) -> Vec<SessionEffect> {
+        self.update(Input::Net(Net::Wake), now)
+    }
+    fn next_wakeup(&self) -> Option<u64> {
+        self.room.next_wakeup(self.now)
+    }
+    fn peer_connected(&mut self, now: u64) -> Vec<SessionEffect> {
+        self.update(Input::Net(Net::Peer(self.peer, true)), now)
+    }
+    fn peer_disconnected(&mut self, now: u64) -> Vec<SessionEffect> {
+        self.update(Input::Net(Net::Peer(self.peer, false)), now)
+    }
+    fn reload(&self) -> Tab {
+        let saved = engine::session::Saved::from_text(&self.room.session().save_text());
+        Tab::new(Session::restore(saved.unwrap()).unwrap(), self.now)
+    }
+}
+
+/// Host (side 0) and guest (side 1), their pages open and met.
+struct Pair {
+    net: Loopback<Tab>,
+}
+
+fn seat(side: usize) -> Seat {
+    [Seat::Host, Seat::Guest][side]
 }
 
 impl Pair {
@@ -21,79 +105,50 @@ impl Pair {
         let invite = Invite::new(kind, 100, [1; 16], [2; 32], [3; 16]);
         let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
         let guest = Session::guest(invite, [4; 32], Config::default(), 0);
-        let mut p = Pair {
-            rooms: [RoomModel::new(host), RoomModel::new(guest)],
-            now: 1,
-            saves: [0, 0],
-        };
-        for side in 0..2 {
-            p.input(side, Net::Wake);
-            p.input(side, Net::Joined);
-        }
-        p.open_channels();
-        p
-    }
-
-    /// Both channels open before either side's first message arrives, as with matchbox.
-    fn open_channels(&mut self) {
-        let opened = [
-            self.rooms[0].update(Input::Net(Net::Peer(1, true)), self.now),
-            self.rooms[1].update(Input::Net(Net::Peer(0, true)), self.now),
-        ];
-        let mut queue = Vec::new();
-        for (side, effects) in opened.into_iter().enumerate() {
-            self.carry(side, effects, &mut queue);
-        }
-        self.run(queue);
+        // Both channels open before either side's first message arrives, as with matchbox.
+        let net = Loopback::with_sides(Tab::new(host, 0), Tab::new(guest, 0));
+        Pair { net }
     }
 
     /// Feeds one input to a side and carries every message it causes, both ways.
-    fn feed(&mut self, side: usize, input: Input<u8>) {
-        self.run(vec![(side, input)]);
-    }
-
-    fn run(&mut self, mut queue: Vec<(usize, Input<u8>)>) {
-        while let Some((to, input)) = queue.pop() {
-            let effects = self.rooms[to].update(input, self.now);
-            self.carry(to, effects, &mut queue);
-        }
-    }
-
-    fn carry(
-        &mut self,
-        from: usize,
-        effects: Vec<Effect<u8>>,
-        queue: &mut Vec<(usize, Input<u8>)>,
-    ) {
-        for e in effects {
-            match e {
-                Effect::Send(_, bytes) => {
-                    queue.insert(0, (1 - from, Input::Net(Net::Packet(from as u8, bytes))))
-                }
-                Effect::Save(_) => self.saves[from] += 1,
-                // The relay has room for us.
-                Effect::AskWhy => queue.insert(0, (from, Input::Net(Net::Why(Ok(None))))),
-                _ => {}
-            }
-        }
-    }
-
     fn input(&mut self, side: usize, net: Net<u8>) {
-        self.feed(side, Input::Net(net));
+        self.net
+            .drive(seat(side), |tab, now| tab.update(Input::Net(net), now));
+        self.net.settle();
     }
 
     /// One player event, 10 ms after the last.
     fn ui(&mut self, side: usize, e: Event) {
-        self.now += 10;
-        self.feed(side, Input::Ui(e));
+        self.wait(10);
+        self.net
+            .drive(seat(side), |tab, now| tab.update(Input::Ui(e), now));
+        self.net.settle();
+    }
+
+    /// Time passes without anything running (no timer, no message).
+    fn wait(&mut self, ms: u64) {
+        self.net.set_now(self.net.now() + ms);
+    }
+
+    fn now(&self) -> u64 {
+        self.net.now()
+    }
+
+    fn room(&self, side: usize) -> &RoomModel<u8> {
+        &self.net.side(seat(side)).room
+    }
+
+    /// A side's model, to feed it by hand (what it returns is not carried).
+    fn room_mut(&mut self, side: usize) -> &mut RoomModel<u8> {
+        &mut self.net.side_mut(seat(side)).room
     }
 
     fn view(&self, side: usize) -> View {
-        self.rooms[side].view(self.now)
+        self.room(side).view(self.now())
     }
 
     fn session(&self, side: usize) -> &Session {
-        self.rooms[side].session()
+        self.room(side).session()
     }
 }
 
@@ -125,7 +180,7 @@ fn only_the_player_to_move_acts_and_the_selection_stays_local() {
     assert_eq!(p.session(1).game().unwrap().turns(), 18);
     let before = p.session(0).entries().len();
     p.ui(0, Event::Point(pt("c5")));
-    assert_eq!(p.rooms[0].local().selected, Some(pt("c5")));
+    assert_eq!(p.room(0).local().selected, Some(pt("c5")));
     assert_eq!(
         p.session(0).entries().len(),
         before,
@@ -136,7 +191,7 @@ fn only_the_player_to_move_acts_and_the_selection_stays_local() {
         "« Annuler » clears a selection"
     );
     p.ui(0, Event::Point(pt("c4")));
-    assert_eq!(p.rooms[0].local().selected, None);
+    assert_eq!(p.room(0).local().selected, None);
     assert_eq!(
         p.session(1).game(),
         p.session(0).game(),
@@ -147,7 +202,8 @@ fn only_the_player_to_move_acts_and_the_selection_stays_local() {
         Some("c5-c4")
     );
     // Saved before every move sent, on both sides.
-    assert!(p.saves[0] >= 10 && p.saves[1] >= 10, "{:?}", p.saves);
+    let saves = [0, 1].map(|side| p.net.side(seat(side)).saves);
+    assert!(saves[0] >= 10 && saves[1] >= 10, "{saves:?}");
 }
 
 #[test]
@@ -189,7 +245,7 @@ fn refusals_are_explained_and_proposals_round_trip() {
         p.view(0).notice.as_deref(),
         Some("Votre demande vient d'être refusée : vous pourrez la renouveler dans 10 s.")
     );
-    p.now += 4_000;
+    p.wait(4_000);
     p.ui(0, Event::Undo);
     assert!(p.view(0).notice.unwrap().ends_with("dans 6 s."));
 }
@@ -207,7 +263,10 @@ fn the_guest_cannot_change_the_limit_and_the_host_is_checked() {
         Some("Seul l'hôte choisit la limite.")
     );
     p.ui(0, Event::Limit("501".into()));
-    assert_eq!(p.view(0).limit.unwrap().error.as_deref(), Some(LIMIT_ERROR));
+    assert_eq!(
+        p.view(0).limit.unwrap().error.as_deref(),
+        Some(t::limit_error())
+    );
     p.ui(0, Event::Limit("30".into()));
     let Some(AnyGame::Morris(g)) = p.session(1).game() else {
         panic!()
@@ -220,7 +279,7 @@ fn the_guest_cannot_change_the_limit_and_the_host_is_checked() {
     let dialog = p.view(0).dialog.expect("still open");
     assert_eq!(
         dialog.limit,
-        Some(("0".to_string(), Some(LIMIT_ERROR.to_string())))
+        Some(("0".to_string(), Some(t::limit_error().to_string())))
     );
     p.ui(0, Event::DialogLimit("12".into()));
     p.ui(0, Event::Confirm);
@@ -246,22 +305,21 @@ fn an_acceptance_crossing_our_expiry_comes_too_late_and_both_sides_are_told() {
     // The host accepts just before the guest's minute runs out; the guest's automatic
     // withdrawal crosses the acceptance on the way. An answer counts only for what it saw:
     // the withdrawal stands, the acceptance is void, on both sides.
-    let start = p.now;
-    let accept = p.rooms[0].update(Input::Ui(Event::Reply(true)), start + 59_000);
+    let start = p.now();
+    p.net.set_now(start + 59_000);
+    p.net.drive(Seat::Host, |tab, now| {
+        tab.update(Input::Ui(Event::Reply(true)), now)
+    });
     assert_eq!(
         p.session(0).game().unwrap().turns(),
         1,
         "undone at once here"
     );
-    let expiry = p.rooms[1].update(Input::Net(Net::Wake), start + 60_001);
-    p.now = start + 60_002;
-    for (from, effects) in [(0, accept), (1, expiry)] {
-        for e in effects {
-            if let Effect::Send(_, bytes) = e {
-                p.input(1 - from, Net::Packet(from as u8, bytes));
-            }
-        }
-    }
+    // Still on its way when the guest's minute runs out.
+    p.net.set_now(start + 60_001);
+    p.net.tick(Seat::Guest);
+    p.net.set_now(start + 60_002);
+    p.net.settle();
     assert_eq!(p.session(0).room(), p.session(1).room(), "both agree");
     assert_eq!(p.session(1).game().unwrap().turns(), 2, "not undone");
     assert_eq!(
@@ -364,7 +422,7 @@ fn a_connection_the_networks_block_is_said_on_both_sides_with_a_way_to_retry() {
         );
         let v = room.view(t + 30_000);
         assert!(v.blocked, "{seat}");
-        assert_eq!(v.status, text::BLOCKED, "{seat}");
+        assert_eq!(v.status, t::blocked(), "{seat}");
         assert!(
             !v.expired && !v.full && v.relay.is_none(),
             "{seat}: one message"
@@ -389,11 +447,9 @@ fn a_refused_request_waits_with_its_button() {
         Some("Votre demande vient d'être refusée : vous pourrez la renouveler dans 10 s.")
     );
     assert_eq!(v.buttons.unwrap().waits, [None, Some(10), None]);
-    assert_eq!(
-        p.rooms[1].next_wakeup(p.now),
-        Some(p.now / 1000 * 1000 + 1000)
-    );
-    p.now += 10_000;
+    let now = p.now();
+    assert_eq!(p.room(1).next_wakeup(now), Some(now / 1000 * 1000 + 1000));
+    p.wait(10_000);
     assert_eq!(p.view(1).buttons.unwrap().waits, [None, None, None]);
 }
 
@@ -416,8 +472,9 @@ fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
     p.ui(1, Event::ToggleExport);
     assert_eq!(p.view(1).export, None);
     p.ui(1, Event::AskLeave);
-    p.now += 10;
-    let effects = p.rooms[1].update(Input::Ui(Event::Confirm), p.now);
+    p.wait(10);
+    let now = p.now();
+    let effects = p.room_mut(1).update(Input::Ui(Event::Confirm), now);
     assert_eq!(effects.last(), Some(&Effect::Forget));
     assert!(
         !effects.iter().any(|e| matches!(e, Effect::Save(_))),
@@ -437,13 +494,14 @@ fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
     // A copy of the guest's tab, restored from its storage, resigns; the guest itself plays.
     let saved = engine::session::Saved::from_text(&p.session(1).save_text()).unwrap();
     let mut copy = Session::restore(saved).unwrap();
-    let resign = copy.act(engine::session::Command::Resign, p.now).unwrap();
+    let resign = copy.act(engine::session::Command::Resign, p.now()).unwrap();
     p.ui(1, Event::Cell(cell("d5")));
     for e in resign {
-        if let engine::session::Effect::Send(bytes) = e {
-            p.input(0, Net::Packet(1, bytes));
+        if let SessionEffect::Send(bytes) = e {
+            p.net.deliver_bytes(Seat::Host, &bytes);
         }
     }
+    p.net.settle();
     let host = p.view(0);
     assert_eq!(
         host.status,
@@ -467,12 +525,13 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
     p.ui(0, Event::Point(pt("d6")));
     p.ui(1, Event::Point(pt("d2")));
     // The guest's browser is gone; the same link opens on another device (a new key).
-    p.input(0, Net::Peer(1, false));
+    p.net.disconnect();
     let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
-    p.rooms[1] = RoomModel::new(Session::guest(invite, [9; 32], Config::default(), p.now));
-    p.input(1, Net::Wake);
-    p.input(1, Net::Joined);
-    p.open_channels();
+    let now = p.now();
+    *p.net.side_mut(Seat::Guest) =
+        Tab::new(Session::guest(invite, [9; 32], Config::default(), now), now);
+    p.net.connect();
+    p.net.settle();
 
     let (newcomer, host) = (p.view(1), p.view(0));
     assert_eq!(newcomer.standing.as_ref().map(|s| s.kind), Some("knocking"));
@@ -481,7 +540,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
         "a device without a seat has no game buttons"
     );
     // One story: nobody is « votre adversaire » for a device that is not a player.
-    assert_eq!((newcomer.seat, newcomer.seated), ("aucune", false));
+    assert_eq!((newcomer.seat, newcomer.seated), ("none", false));
     assert_eq!(newcomer.presence.0, "player-here");
     assert!(!newcomer.presence.1.contains("adversaire"));
     assert!(!newcomer.can_export);
@@ -511,7 +570,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
     );
     p.ui(1, Event::Knock);
     assert!(p.view(0).knock.is_none(), "not before the cooldown");
-    p.now += 10_000;
+    p.wait(10_000);
     p.input(1, Net::Wake);
     assert_eq!(
         p.view(1).standing.unwrap().ask,
@@ -524,7 +583,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
     p.ui(0, Event::Handover(true));
     let (newcomer, host) = (p.view(1), p.view(0));
     assert_eq!(newcomer.standing, None);
-    assert_eq!((newcomer.seat, newcomer.seated), ("invité", true));
+    assert_eq!((newcomer.seat, newcomer.seated), ("guest", true));
     assert_eq!(newcomer.presence.0, "here");
     assert_eq!(host.presence.0, "here");
     assert_eq!(host.knock, None);
@@ -538,7 +597,7 @@ fn a_new_device_knocks_for_the_seat_that_is_away_and_plays_on_once_let_in() {
 
 #[test]
 fn browsing_the_history_changes_nothing_live_and_the_opponents_moves_keep_arriving() {
-    use crate::model::history::{Nav, READ_ONLY};
+    use crate::model::history::Nav;
     let mut p = Pair::new(GameKind::Morris);
     for (i, name) in "a7 b6 d7 d6".split(' ').enumerate() {
         p.ui(i % 2, Event::Point(pt(name)));
@@ -570,10 +629,10 @@ fn browsing_the_history_changes_nothing_live_and_the_opponents_moves_keep_arrivi
     assert_eq!(p.session(1).room().record(), "a7 b6 d7 d6 g7xb6");
     let v = p.view(1);
     assert_eq!(v.history.as_ref().unwrap().current, 2);
-    assert_eq!(v.notice.as_deref(), Some(text::PLAYED_WHILE_BROWSING));
+    assert_eq!(v.notice.as_deref(), Some(t::played_while_browsing()));
     // A click on the past position plays nothing; « Retour à la partie » shows the live game.
     p.ui(1, Event::Point(pt("a1")));
-    assert_eq!(p.view(1).notice.as_deref(), Some(READ_ONLY));
+    assert_eq!(p.view(1).notice.as_deref(), Some(t::read_only()));
     assert_eq!(p.session(0).room().record(), "a7 b6 d7 d6 g7xb6");
     p.ui(1, Event::History(Nav::Live));
     let v = p.view(1);
@@ -590,50 +649,184 @@ fn browsing_the_history_changes_nothing_live_and_the_opponents_moves_keep_arrivi
 fn the_live_region_tells_the_opponents_moves_proposals_and_presence() {
     let mut p = Pair::new(GameKind::Meta);
     assert_eq!(
-        p.rooms[0].speech().text,
+        p.room(0).speech().text,
         "Votre adversaire est arrivé.",
         "the guest came"
     );
     p.ui(0, Event::Cell(cell("e5")));
     let e5 = "Bleu (croix) joue en e5 ; prochain coup dans la grille au centre.";
-    assert_eq!(p.rooms[1].speech().text, e5, "the opponent's move");
-    assert_eq!(p.rooms[0].speech().text, e5, "our own move");
+    assert_eq!(p.room(1).speech().text, e5, "the opponent's move");
+    assert_eq!(p.room(0).speech().text, e5, "our own move");
     p.ui(0, Event::Undo);
     assert_eq!(
-        p.rooms[1].speech().text,
+        p.room(1).speech().text,
         "Votre adversaire demande à annuler le dernier tour."
     );
     p.ui(1, Event::Reply(true));
     for side in 0..2 {
         assert_eq!(
-            p.rooms[side].speech().text,
+            p.room(side).speech().text,
             "Dernier tour annulé. Au tour de Bleu."
         );
     }
     // The guest's connection drops, then comes back.
-    p.now += 10;
-    p.input(0, Net::Peer(1, false));
+    p.wait(10);
+    p.net.disconnect();
     assert!(
-        p.rooms[0]
+        p.room(0)
             .speech()
             .text
             .starts_with("Votre adversaire s'est déconnecté : sa place est gardée 5:00"),
         "{}",
-        p.rooms[0].speech().text
+        p.room(0).speech().text
     );
-    let opened = [
-        p.rooms[0].update(Input::Net(Net::Peer(1, true)), p.now),
-        p.rooms[1].update(Input::Net(Net::Peer(0, true)), p.now),
-    ];
-    let mut queue = Vec::new();
-    for (side, effects) in opened.into_iter().enumerate() {
-        p.carry(side, effects, &mut queue);
-    }
-    p.run(queue);
-    assert_eq!(p.rooms[0].speech().text, "Votre adversaire est de retour.");
+    p.net.connect();
+    p.net.settle();
+    assert_eq!(p.room(0).speech().text, "Votre adversaire est de retour.");
     // Resigning ends the game off the board: the status says how.
     p.ui(1, Event::AskResign);
     p.ui(1, Event::Confirm);
-    assert_eq!(p.rooms[0].speech().text, p.view(0).status);
+    assert_eq!(p.room(0).speech().text, p.view(0).status);
     assert!(p.view(0).status.contains("abandonne"));
+}
+
+#[test]
+fn a_player_whose_old_connection_the_relay_still_counts_keeps_the_game() {
+    use client_net::Refusal;
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    // The host's socket drops while the relay still holds it beside the guest's: « full ».
+    p.wait(10);
+    let mut now = p.now();
+    let host = p.room_mut(0);
+    assert_eq!(host.update(Input::Net(Net::Closed), now), [Effect::AskWhy]);
+    let full = Input::Net(Net::Why(Ok(Some(Refusal::RoomFull))));
+    host.update(full.clone(), now);
+    for attempt in 0..2 {
+        let v = host.view(now);
+        assert!(!v.full, "attempt {attempt}: the game stays on screen");
+        assert!(matches!(v.board, BoardView::Meta { .. }), "{attempt}");
+        assert_eq!(v.status, "Au tour de Rouge : attendez son coup.");
+        let relay = v.relay.expect("the relay line says what happens");
+        assert!(
+            relay.starts_with(t::room_full()) && relay.contains("Nouvelle tentative dans"),
+            "{relay}"
+        );
+        // The next attempt asks the relay first, and hears the same.
+        now = host.next_wakeup(now).unwrap().max(now);
+        while host.update(Input::Net(Net::Wake), now) != [Effect::AskWhy] {
+            now = host.next_wakeup(now).unwrap().max(now + 1);
+        }
+        host.update(full.clone(), now);
+    }
+    // A device with no game there reads the full-room page.
+    let invite = Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]);
+    let mut third = RoomModel::<u8>::new(Session::guest(invite, [7; 32], Config::default(), 0));
+    assert_eq!(third.update(Input::Net(Net::Wake), 0), [Effect::AskWhy]);
+    third.update(full, 5);
+    assert!(third.view(5).full);
+}
+
+#[test]
+fn a_seat_the_browser_does_not_keep_is_said_until_it_does() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.room_mut(1).seat_kept(false);
+    assert_eq!(p.view(1).notice.as_deref(), Some(t::seat_not_kept_room()));
+    // A refusal is said first; the warning comes back after it.
+    p.ui(1, Event::Cell(cell("e5")));
+    assert_eq!(
+        p.view(1).notice.as_deref(),
+        Some("Ce n'est pas votre tour : attendez le coup de votre adversaire.")
+    );
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::Cell(cell("d5")));
+    assert_eq!(p.session(0).game().unwrap().turns(), 2);
+    assert_eq!(p.view(1).notice.as_deref(), Some(t::seat_not_kept_room()));
+    p.room_mut(1).seat_kept(true);
+    assert_eq!(p.view(1).notice, None);
+}
+
+#[test]
+fn a_move_lost_on_the_way_reaches_the_other_page_with_the_next_heartbeat() {
+    let mut p = Pair::new(GameKind::Meta);
+    p.net.drive(Seat::Host, |tab, now| {
+        tab.update(Input::Ui(Event::Cell(cell("e5"))), now)
+    });
+    p.net.fault(Seat::Guest, Fault::Drop);
+    p.net.settle();
+    assert_eq!(p.session(1).game().unwrap().turns(), 0);
+    assert_eq!(p.view(1).status, "Au tour de Bleu : attendez son coup.");
+    // The heads of the next heartbeat say what the guest lacks; the page shows and tells it.
+    p.net.advance(2_000);
+    assert_eq!(p.session(1).game().unwrap().turns(), 1);
+    assert!(p.view(1).status.starts_with("À vous (Rouge)"));
+    assert!(p
+        .room(1)
+        .speech()
+        .text
+        .starts_with("Bleu (croix) joue en e5"));
+    assert!(p.net.in_sync());
+}
+
+#[test]
+fn a_page_reloaded_mid_game_comes_back_from_its_save_to_the_same_game() {
+    let mut p = Pair::new(GameKind::Morris);
+    for (i, name) in "d6 d2 b4".split(' ').enumerate() {
+        p.ui(i % 2, Event::Point(pt(name)));
+    }
+    // The guest's reply is sent, then its tab reloads before anything arrives.
+    p.net.drive(Seat::Guest, |tab, now| {
+        tab.update(Input::Ui(Event::Point(pt("f4"))), now)
+    });
+    p.net.restart(Seat::Guest);
+    assert_eq!(p.session(1).game().unwrap().turns(), 4, "saved before sent");
+    assert_eq!(p.session(0).game().unwrap().turns(), 3, "lost on the way");
+    p.net.connect();
+    p.net.settle();
+    assert!(p.net.in_sync());
+    assert_eq!(p.view(0).status, "À vous (Bleu) : posez un pion.");
+    assert_eq!(p.view(1).presence.0, "here");
+    p.ui(0, Event::Point(pt("a7")));
+    assert_eq!(p.session(1).room().record(), "d6 d2 b4 f4 a7");
+}
+
+#[test]
+fn a_seat_handed_away_while_its_player_is_here_is_said_on_its_page() {
+    use engine::session::wire::encode;
+    use engine::session::{Body, Loopback, Message, Seat};
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(0, Event::Cell(cell("e5")));
+    p.ui(1, Event::Cell(cell("e4")));
+    // A copy of the host's session lets a third device knock and take the guest's seat, though
+    // the guest is here (the real host's page would not be asked: the guest proved its seat).
+    let invite = p.session(0).invite().clone();
+    let newcomer = Session::guest(invite, [9; 32], Config::default(), p.now());
+    let mut copy = Loopback::with_sessions(p.session(0).clone(), newcomer);
+    copy.exchange(Seat::Host, Command::Handover { accept: true });
+    let handover = copy.host().entries().into_iter().last().unwrap();
+    assert!(matches!(
+        handover.body,
+        Body::Handover {
+            seat: Seat::Guest,
+            ..
+        }
+    ));
+    let bytes = encode(&Message::Entries(vec![handover]));
+    let now = p.now();
+    p.room_mut(1).update(Input::Net(Net::Packet(0, bytes)), now);
+    let view = p.view(1);
+    assert_eq!(view.notice.as_deref(), Some(t::taken_while_here()));
+    let standing = view.standing.expect("no seat any more");
+    assert_eq!(standing.kind, "handed-away");
+    assert!(
+        !standing.text.contains("absence"),
+        "it was here: {}",
+        standing.text
+    );
+    assert_eq!(
+        p.room_mut(1)
+            .update(Input::Ui(Event::Cell(cell("a1"))), now),
+        [],
+        "this tab plays no more"
+    );
 }

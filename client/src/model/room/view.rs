@@ -2,6 +2,7 @@
 //! of the session, the protocol or the connection.
 
 use super::{text, Dialog, RoomModel};
+use crate::i18n::{t, Text};
 use crate::model::history::HistoryView;
 use crate::model::text as game_text;
 use client_net::{Refusal, Relay};
@@ -157,8 +158,10 @@ pub struct InviteView {
 pub struct View {
     /// Which game.
     pub kind: GameKind,
-    /// « hôte » or « invité »; « aucune » for a device without a seat.
+    /// The `data-seat` hook: `host` or `guest`; `none` for a device without a seat.
     pub seat: &'static str,
+    /// The seat's name: « hôte » or « invité ».
+    pub seat_name: &'static str,
     /// This device holds its seat (it is not asking for one, nor handed away).
     pub seated: bool,
     /// It is our step.
@@ -195,7 +198,8 @@ pub struct View {
     pub knock: Option<KnockView>,
     /// Both players reached the relay but their networks block a direct connection.
     pub blocked: bool,
-    /// The relay says the room is full.
+    /// The relay says the room is full, and this device has no seat or no game in it: the page
+    /// shows only that.
     pub full: bool,
     /// The relay connection, when there is something to say.
     pub relay: Option<String>,
@@ -252,72 +256,54 @@ impl<P: Copy + Eq> RoomModel<P> {
         let seated = s.standing() == Standing::Seated;
         let blocked = self.driver.blocked() && !self.driver.has_peer();
         let met = room.hello[Seat::Guest.index()] && seated;
-        let [mine, theirs] = s.proposals();
         let in_progress = room.in_progress();
         let kind = s.invite().rules.kind();
         View {
             kind,
             seat: match s.seat() {
-                _ if !seated => "aucune",
-                Seat::Host => "hôte",
-                Seat::Guest => "invité",
+                _ if !seated => "none",
+                Seat::Host => "host",
+                Seat::Guest => "guest",
+            },
+            seat_name: match s.seat() {
+                Seat::Host => t::host_name(),
+                Seat::Guest => t::guest_name(),
             },
             seated,
             my_turn: s.my_turn(),
             game_number: room.game_number,
-            status: if blocked && seated && s.presence() != Presence::Here {
-                text::BLOCKED.to_string()
-            } else {
-                text::status(s)
-            },
+            status: self.status(blocked && seated),
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
-            notice: self.notice.clone(),
+            notice: self
+                .notice
+                .as_ref()
+                .map(Text::get)
+                .or_else(|| self.unkept.then(|| t::seat_not_kept_room().to_string())),
             invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| InviteView {
                 code: s.invite().code().map(engine::session::Invite::format_code),
                 copied: self.copied,
             }),
             players: s.game().map(|g| self.players(g)),
-            my_proposal: mine.map(|(open, deadline)| {
-                format!(
-                    "Demande envoyée : {} · réponse attendue ({})",
-                    text::proposal_text(open.proposal),
-                    text::countdown(deadline.saturating_sub(now))
-                )
-            }),
+            my_proposal: self.my_proposal(now),
             board: match self.board() {
                 BoardView::Placeholder(_) if blocked => {
-                    BoardView::Placeholder("Pas de connexion directe avec l'hôte du salon.")
+                    BoardView::Placeholder(t::no_direct_to_host())
                 }
                 board => board,
             },
             buttons: (s.game().is_some() && met && !left && !s.suspended())
                 .then(|| self.buttons(now)),
             standing: self.standing_view(now),
-            knock: s.knock().filter(|_| !left).map(|(knock, due)| KnockView {
-                key: knock.since,
-                title: text::knock_title(s, knock.seat),
-                countdown: format!(
-                    "Réponse attendue dans {}.",
-                    text::countdown(due.saturating_sub(now))
-                ),
-            }),
+            knock: self.knock_view(now).filter(|_| !left),
             blocked,
-            progress: s.game().map(|g| match g {
-                AnyGame::Morris(m) => format!("Tour {} sur {}", m.turns(), m.max_turns()),
-                AnyGame::Meta(m) => format!("Coup {} sur 81 au plus", m.moves()),
-            }),
+            progress: s.game().map(progress),
             left,
-            presence: if blocked && seated {
-                (
-                    "blocked",
-                    "Votre adversaire a rejoint le salon, mais sans connexion directe avec vous."
-                        .to_string(),
-                )
-            } else {
-                text::presence(s, now)
-            },
+            presence: self.presence_view(blocked && seated, now),
             other_left: room.left[s.seat().other().index()],
-            full: self.driver.refused() == Some(Refusal::RoomFull),
+            // Only for a device with nothing to lose here: a player in a game keeps its board
+            // while the relay still counts a connection of before (the relay line says so).
+            full: self.driver.refused() == Some(Refusal::RoomFull)
+                && !(seated && s.game().is_some()),
             relay: if blocked {
                 None
             } else {
@@ -328,38 +314,91 @@ impl<P: Copy + Eq> RoomModel<P> {
             export: self.export_view(),
             limit: self.limit(),
             dialog: self.dialog(in_progress),
-            their_proposal: theirs.filter(|_| !left && seated).map(|(open, deadline)| {
-                TheirProposal {
-                    key: open.seq,
-                    title: text::their_proposal(open.proposal),
-                    countdown: if deadline >= u64::MAX / 2 {
-                        String::new()
-                    } else {
-                        format!(
-                            "Réponse attendue dans {}.",
-                            text::countdown(deadline.saturating_sub(now))
-                        )
-                    },
-                }
-            }),
+            their_proposal: self.their_proposal(now).filter(|_| !left && seated),
             review: room.game().is_some() && !in_progress,
-            history: room.table().map(|t| {
-                let pending = match t.game() {
-                    AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
-                        m.last_turn().map(|t| format!("{t}x…"))
-                    }
-                    _ => None,
-                };
-                HistoryView::of(t, pending, self.local.browse)
-            }),
-            title: if (theirs.is_some() || s.knock().is_some()) && !left && seated {
-                Some("Demande de votre adversaire")
-            } else if s.my_turn() {
-                Some("À vous")
-            } else {
-                None
-            },
+            history: self.history(),
+            title: self.title(!left && seated),
         }
+    }
+
+    /// The line under the board (`blocked`: both players reached the relay, but not each other).
+    fn status(&self, blocked: bool) -> String {
+        let s = self.session();
+        if blocked && s.presence() != Presence::Here {
+            t::blocked().to_string()
+        } else {
+            text::status(s)
+        }
+    }
+
+    /// Our open proposal, with its countdown.
+    fn my_proposal(&self, now: u64) -> Option<String> {
+        let [mine, _] = self.session().proposals();
+        mine.map(|(open, deadline)| {
+            t::request_sent(
+                &text::proposal_text(open.proposal),
+                &text::countdown(deadline.saturating_sub(now)),
+            )
+        })
+    }
+
+    /// What the tab's title says first (`asked`: a question to answer would be shown).
+    fn title(&self, asked: bool) -> Option<&'static str> {
+        let s = self.session();
+        let [_, theirs] = s.proposals();
+        if (theirs.is_some() || s.knock().is_some()) && asked {
+            Some(t::tab_their_request())
+        } else if s.my_turn() {
+            Some(t::tab_your_turn())
+        } else {
+            None
+        }
+    }
+
+    /// The presence line (`blocked`: both players reached the relay, but not each other).
+    fn presence_view(&self, blocked: bool, now: u64) -> (&'static str, String) {
+        if blocked {
+            ("blocked", t::joined_not_direct().to_string())
+        } else {
+            text::presence(self.session(), now)
+        }
+    }
+
+    /// A new device asking for the other seat, with the time left to answer.
+    fn knock_view(&self, now: u64) -> Option<KnockView> {
+        let s = self.session();
+        s.knock().map(|(knock, due)| KnockView {
+            key: knock.since,
+            title: text::knock_title(s, knock.seat),
+            countdown: t::answer_within(&text::countdown(due.saturating_sub(now))),
+        })
+    }
+
+    /// The other side's open proposal, with our time left to answer once it runs.
+    fn their_proposal(&self, now: u64) -> Option<TheirProposal> {
+        let [_, theirs] = self.session().proposals();
+        theirs.map(|(open, deadline)| TheirProposal {
+            key: open.seq,
+            title: text::their_proposal(open.proposal),
+            countdown: if deadline >= u64::MAX / 2 {
+                String::new()
+            } else {
+                t::answer_within(&text::countdown(deadline.saturating_sub(now)))
+            },
+        })
+    }
+
+    /// The turns of the current game (a Morris capture pending shows as « g7x… »).
+    fn history(&self) -> Option<HistoryView> {
+        self.session().room().table().map(|t| {
+            let pending = match t.game() {
+                AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
+                    m.last_turn().map(|t| format!("{t}x…"))
+                }
+                _ => None,
+            };
+            HistoryView::of(t, pending, self.local.browse)
+        })
     }
 
     fn buttons(&self, now: u64) -> Buttons {
@@ -396,11 +435,11 @@ impl<P: Copy + Eq> RoomModel<P> {
                     .filter(|&t| now < t)
                     .map(|t| (t - now).div_ceil(1000));
                 let label = match s.standing() {
-                    Standing::HandedAway => "Demander à reprendre la place",
-                    _ => "Redemander la place",
+                    Standing::HandedAway => t::ask_seat_back(),
+                    _ => t::ask_seat_again(),
                 };
                 Some(match wait {
-                    Some(secs) => (format!("{label} ({secs} s)"), false),
+                    Some(secs) => (t::button_wait(label, &secs.to_string()), false),
                     None => (label.to_string(), true),
                 })
             }
@@ -429,25 +468,22 @@ impl<P: Copy + Eq> RoomModel<P> {
         let s = self.session();
         let in_progress = s.room().in_progress() && !s.suspended();
         let card = |p: Player| {
-            let shape = match (g, p) {
-                (AnyGame::Morris(_), _) => "",
-                (AnyGame::Meta(_), Player::Blue) => " (croix)",
-                (AnyGame::Meta(_), Player::Red) => " (rond)",
+            let name = match (g, p) {
+                (AnyGame::Morris(_), _) => game_text::player_name(p).to_string(),
+                (AnyGame::Meta(_), Player::Blue) => {
+                    format!("{} ({})", game_text::player_name(p), t::said_cross())
+                }
+                (AnyGame::Meta(_), Player::Red) => {
+                    format!("{} ({})", game_text::player_name(p), t::said_nought())
+                }
             };
             PlayerView {
                 player: p,
                 active: in_progress && g.to_move() == p,
                 title: match s.standing() {
-                    Standing::Seated => format!(
-                        "{}{shape} · {}",
-                        game_text::player_name(p),
-                        if p == s.player() {
-                            "vous"
-                        } else {
-                            "adversaire"
-                        }
-                    ),
-                    _ => format!("{}{shape}", game_text::player_name(p)),
+                    Standing::Seated if p == s.player() => t::card_mine(&name),
+                    Standing::Seated => t::card_theirs(&name),
+                    _ => name,
                 },
                 detail: match g {
                     AnyGame::Morris(m) => game_text::morris_player(m, p),
@@ -478,10 +514,10 @@ impl<P: Copy + Eq> RoomModel<P> {
                 frozen,
             },
             None if self.driver.refused() == Some(Refusal::RoomFull) => {
-                BoardView::Placeholder("Salon complet")
+                BoardView::Placeholder(t::room_full_title())
             }
-            None if self.driver.left() => BoardView::Placeholder("Salon quitté"),
-            None => BoardView::Placeholder("Connexion à l'hôte du salon…"),
+            None if self.driver.left() => BoardView::Placeholder(t::room_left()),
+            None => BoardView::Placeholder(t::connecting_host()),
         }
     }
 
@@ -492,7 +528,12 @@ impl<P: Copy + Eq> RoomModel<P> {
         };
         let host = s.seat() == Seat::Host;
         let editable = host && s.room().game_number == 0 && g.turns() == 0;
-        let error = self.local.limit_error.clone().filter(|_| editable);
+        let error = self
+            .local
+            .limit_error
+            .as_ref()
+            .map(Text::get)
+            .filter(|_| editable);
         Some(LimitView {
             value: match (&self.local.limit_text, editable) {
                 (Some(t), true) => t.clone(),
@@ -501,8 +542,8 @@ impl<P: Copy + Eq> RoomModel<P> {
             editable,
             hint: match (&error, host, editable) {
                 (Some(_), _, _) => None,
-                (None, false, _) => Some("Seul l'hôte choisit la limite."),
-                (None, true, false) => Some("Modifiable dans une nouvelle partie."),
+                (None, false, _) => Some(t::host_sets_limit()),
+                (None, true, false) => Some(t::limit_in_new_game()),
                 (None, true, true) => None,
             },
             error,
@@ -514,29 +555,22 @@ impl<P: Copy + Eq> RoomModel<P> {
         let d = self.local.dialog.as_ref()?;
         let (title, body, confirm) = match d {
             Dialog::NewGame(_) => (
-                "Proposer une nouvelle partie ?",
+                t::propose_new_title(),
                 if in_progress {
-                    "Si votre adversaire accepte, la partie en cours s'arrête et une nouvelle commence ; le premier joueur change à chaque partie."
+                    t::propose_new_stops()
                 } else {
-                    "Si votre adversaire accepte, une nouvelle partie commence ; le premier joueur change à chaque partie."
+                    t::propose_new_starts()
                 },
-                "Proposer",
+                t::propose(),
             ),
-            Dialog::Resign => (
-                "Abandonner la partie ?",
-                "Votre adversaire gagnera cette partie. Vous pourrez ensuite proposer une revanche.",
-                "Abandonner",
-            ),
-            Dialog::Leave => (
-                "Quitter le salon ?",
-                "Vous ne pourrez plus revenir dans ce salon ; une partie en cours sera perdue.",
-                "Quitter le salon",
-            ),
+            Dialog::Resign => (t::resign_title(), t::resign_text(), t::resign()),
+            Dialog::Leave => (t::leave_title(), t::leave_text(), t::leave()),
         };
         let limit = match (d, s.seat(), s.game()) {
-            (Dialog::NewGame(nd), Seat::Host, Some(AnyGame::Morris(_))) => {
-                Some((nd.limit_text.clone(), nd.error.clone()))
-            }
+            (Dialog::NewGame(nd), Seat::Host, Some(AnyGame::Morris(_))) => Some((
+                nd.limit_text.clone(),
+                nd.error.as_ref().map(crate::i18n::Text::get),
+            )),
             _ => None,
         };
         Some(DialogView {
@@ -545,5 +579,15 @@ impl<P: Copy + Eq> RoomModel<P> {
             confirm,
             limit,
         })
+    }
+}
+
+/// « Tour 12 sur 100 », « Coup 30 sur 81 au plus ».
+fn progress(g: &AnyGame) -> String {
+    match g {
+        AnyGame::Morris(m) => {
+            t::morris_progress(&m.turns().to_string(), &m.max_turns().to_string())
+        }
+        AnyGame::Meta(m) => t::meta_progress(&m.moves().to_string()),
     }
 }

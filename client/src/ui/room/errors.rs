@@ -3,10 +3,11 @@
 
 use super::super::common::game_name;
 use super::super::seats;
-use super::super::{navigate_with_fragment, Route};
+use super::super::{navigate_with_fragment, words, Route};
 use super::open::old_storage_key;
 use super::parts::lobby_link;
 use super::web;
+use crate::i18n::t;
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -35,14 +36,10 @@ impl RoomError {
 /// The page of a room that cannot open.
 pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
     let (title, body, fix) = match e {
-        RoomError::Malformed => (
-            "Lien d'invitation non valable",
-            "Ce lien est incomplet ou abîmé. Demandez à votre ami de vous le renvoyer, ou tapez le code du salon.".to_string(),
-            html! {},
-        ),
+        RoomError::Malformed => (t::bad_link_title(), t::bad_link().to_string(), html! {}),
         RoomError::OtherGame(other, fragment) => (
-            "Ce lien est pour l'autre jeu",
-            format!("Cette invitation est pour une partie de {}.", game_name(*other)),
+            t::other_game_title(),
+            t::other_game_text(game_name(*other)),
             {
                 let (go, other, fragment) = (go.clone(), *other, fragment.clone());
                 let href = format!("{}#{fragment}", Route::Room(other).path());
@@ -50,33 +47,29 @@ pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
                     e.prevent_default();
                     navigate_with_fragment(Route::Room(other), &fragment, &go);
                 });
-                html! { <p><a class="button" {href} {onclick}>{ format!("Rejoindre la partie de {}", game_name(other)) }</a></p> }
+                html! { <p><a class="button" {href} {onclick}>{ t::join_other_game(game_name(other)) }</a></p> }
             },
         ),
         RoomError::NoRandom => (
-            "Navigateur non pris en charge",
-            "Ce navigateur ne fournit pas de nombres aléatoires sûrs : impossible de créer vos clés de joueur.".to_string(),
+            t::no_random_title(),
+            t::no_random_room().to_string(),
             html! {},
         ),
-        RoomError::BadSave(key) => (
-            "Sauvegarde illisible",
-            "La place enregistrée dans ce navigateur pour ce salon est abîmée : elle ne peut pas être reprise.".to_string(),
-            {
-                let key = key.clone();
-                let onclick = Callback::from(move |_: MouseEvent| {
-                    seats::forget_lasting(&key);
-                    web::forget(old_storage_key(kind));
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.location().reload();
-                    }
-                });
-                html! { <p><button type="button" class="button" {onclick}>{ "Rejoindre ce salon comme nouvel invité" }</button></p> }
-            },
-        ),
+        RoomError::BadSave(key) => (t::bad_save_title(), t::bad_save().to_string(), {
+            let key = key.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                seats::forget_lasting(&key);
+                web::forget(old_storage_key(kind));
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+            });
+            html! { <p><button type="button" class="button" {onclick}>{ words(t::join_as_guest()) }</button></p> }
+        }),
     };
     html! {
         <main class="page narrow room-error" data-room-error={e.name()}>
-            <h1>{ title }</h1>
+            <h1>{ words(title) }</h1>
             <p role="alert">{ body }</p>
             { fix }
             { lobby_link(kind, go) }

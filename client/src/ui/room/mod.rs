@@ -15,7 +15,8 @@ use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
 use super::common::{board_key, follow_focus, Announcer, BoardKey, LimitField, PlayerCard, Status};
 use super::history::{browsing_banner, history_panel, listen_keys};
-use super::{browser, Route};
+use super::{browser, use_lang, words, Route};
+use crate::i18n::t;
 use crate::model::room::view::BoardView;
 use crate::model::room::{Event, Input, View};
 use client_net::PeerId;
@@ -48,6 +49,7 @@ struct BodyProps {
 /// The open room: renders its model whenever the loop says so.
 #[component]
 fn RoomBody(props: &BodyProps) -> Html {
+    use_lang();
     let kind = props.kind;
     let room = &props.room.0;
     let update = use_force_update();
@@ -168,25 +170,25 @@ fn game_buttons(v: &View, act: &Callback<Event>) -> Html {
         "red"
     };
     // After a refusal a request waits: its button counts the seconds down.
-    let label = |text: &str, wait: Option<u64>| match wait {
-        Some(s) => format!("{text} ({s} s)"),
-        None => text.to_string(),
+    let label = |text: &'static str, wait: Option<u64>| match wait {
+        Some(s) => Html::from(t::button_wait(text, &s.to_string())),
+        None => words(text),
     };
     let [undo_wait, draw_wait, new_wait] = b.waits;
     html! {
         <div class="actions">
             <button type="button" class={classes!("button", colour)}
                 disabled={!b.undo || (undo_wait.is_some() && !b.undo_clears)}
-                onclick={emit(Event::Undo)}>{ label("Annuler", undo_wait.filter(|_| !b.undo_clears)) }</button>
+                onclick={emit(Event::Undo)}>{ label(t::undo(), undo_wait.filter(|_| !b.undo_clears)) }</button>
             <button type="button" class="button secondary" disabled={new_wait.is_some()}
-                onclick={emit(Event::AskNewGame)}>{ label("Nouvelle partie", new_wait) }</button>
+                onclick={emit(Event::AskNewGame)}>{ label(t::new_game(), new_wait) }</button>
             <button type="button" class="button secondary" disabled={!b.in_progress || draw_wait.is_some()}
-                onclick={emit(Event::Draw)}>{ label("Proposer la nulle", draw_wait) }</button>
+                onclick={emit(Event::Draw)}>{ label(t::offer_draw(), draw_wait) }</button>
             <button type="button" class="button secondary" disabled={!b.in_progress}
-                onclick={emit(Event::AskResign)}>{ "Abandonner" }</button>
+                onclick={emit(Event::AskResign)}>{ words(t::resign()) }</button>
             if b.claim {
                 <button type="button" class="button" onclick={emit(Event::Claim)}>
-                    { "Revendiquer la victoire" }</button>
+                    { words(t::claim_win()) }</button>
             }
         </div>
     }
@@ -202,16 +204,16 @@ fn rules_panel(v: &View, act: &Callback<Event>) -> Html {
                     <p class="notice" role="alert">{ e }</p>
                 }
                 if let Some(h) = l.hint {
-                    <p class="hint">{ h }</p>
+                    <p class="hint">{ words(h) }</p>
                 }
             </>
         }
     });
     html! {
         <section class="panel rules">
-            <h2>{ "Règles" }</h2>
-            <p>{ "Chaque coup est signé et vérifié par les deux navigateurs. Annuler un tour, la nulle et une nouvelle partie demandent l'accord de l'adversaire, qui a une minute pour répondre. Le premier joueur change à chaque nouvelle partie." }</p>
-            <p>{ "Si l'un de vous se déconnecte, sa place est gardée cinq minutes : recharger cet onglet reprend la même place." }</p>
+            <h2>{ words(t::rules()) }</h2>
+            <p>{ words(t::room_rules_1()) }</p>
+            <p>{ words(t::room_rules_2()) }</p>
             { limit.unwrap_or_default() }
         </section>
     }
@@ -226,39 +228,16 @@ fn room_view(
     speech: crate::model::speech::Speech,
 ) -> Html {
     let act = &h.act;
-    let kind_class = if v.kind == GameKind::Morris {
-        "morris"
-    } else {
-        "meta"
-    };
     if v.full {
-        // A full room: that, and the way out — nothing else is true for this tab (not even a
-        // seat it restored: whoever holds it is in the room).
-        return html! {
-            <main class={classes!("page", "game", "remote", kind_class)} data-room-full="">
-                <h1>{ game_name(v.kind) }<span class="mode">{ " · à distance" }</span></h1>
-                <section class="panel" role="alert">
-                    <h2>{ "Salon complet" }</h2>
-                    <p>{ crate::model::room::text::ROOM_FULL_LONG }</p>
-                    { lobby_link(v.kind, go) }
-                </section>
-            </main>
-        };
+        return full_room(&v, go);
     }
-    let players = v.players.clone().map(|cards| {
-        let card = |c: crate::model::room::view::PlayerView| {
-            html! { <PlayerCard player={c.player} active={c.active} title={c.title} detail={c.detail} /> }
-        };
-        let [blue, red] = cards;
-        html! { <div class="players">{ card(blue) }{ card(red) }</div> }
-    });
     html! {
-        <main class={classes!("page", "game", "remote", kind_class)}
+        <main class={classes!("page", "game", "remote", v.kind.as_str())}
             data-seat={v.seat} data-my-turn={v.my_turn.to_string()}
             data-first-peer-ms={first_peer.map(|t| t.to_string())}
             data-game-number={v.game_number.to_string()}>
-            <Announcer text={speech.text} serial={speech.serial} />
-            <h1>{ game_name(v.kind) }<span class="mode">{ if v.seated { format!(" · à distance · vous êtes l'{}", v.seat) } else { " · à distance · sans place dans ce salon".to_string() } }</span></h1>
+            <Announcer text={speech.said().to_string()} serial={speech.serial} />
+            <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ if v.seated { Html::from(t::mode_you_are(v.seat_name)) } else { words(t::mode_no_seat()) } }</span></h1>
             // The invitation first, above the board: the one thing the host needs until the
             // guest comes (on a phone the side panels come after the board).
             if let Some(invite) = v.invite.clone() {
@@ -268,28 +247,67 @@ fn room_view(
                 <StandingPanel {standing} act={act.clone()} />
             }
             <div class="layout">
-                <section class="board-column" aria-label="Partie">
-                    { players.unwrap_or_default() }
-                    <Status result={v.result} text={v.status.clone()}
-                        notice={v.notice.clone().map(AttrValue::from)} />
-                    if let Some(text) = v.my_proposal.clone() {
-                        <ProposalBanner {text} act={act.clone()} />
-                    }
-                    if v.review {
-                        <p class="review"><a href="/partie" data-review="">{ "Revoir la partie dans la visionneuse" }</a>
-                            { " (« Exporter la partie », puis ouvrez le transcript)" }</p>
-                    }
-                    if let Some(h) = v.history.as_ref() { { browsing_banner(h, &act.reform(Event::History)) } }
-                    <div class="board-scroll">{ board_html(&v, h, board) }</div>
-                    { game_buttons(&v, act) }
-                    if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
-                </section>
+                { board_column(&v, h, board) }
                 <aside class="side">
                     <RoomPanel view={v.clone()} act={act.clone()} go={go.clone()} />
-                    if let Some(h) = v.history.clone() { { history_panel(h, &act.reform(Event::History), false) } }
+                    if let Some(h) = v.history.clone() { { history_panel(h, &act.reform(Event::History)) } }
                     { rules_panel(&v, act) }
                 </aside>
             </div>
+            { dialogs(&v, act) }
+        </main>
+    }
+}
+
+/// A full room: that, and the way out — nothing else is true for this tab (not even a seat it
+/// restored: whoever holds it is in the room).
+fn full_room(v: &View, go: &Callback<Route>) -> Html {
+    html! {
+        <main class={classes!("page", "game", "remote", v.kind.as_str())} data-room-full="">
+            <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ words(t::mode_remote()) }</span></h1>
+            <section class="panel" role="alert">
+                <h2>{ words(t::room_full_title()) }</h2>
+                <p>{ words(t::room_full_long()) }</p>
+                { lobby_link(v.kind, go) }
+            </section>
+        </main>
+    }
+}
+
+/// The players, the status, the board and the game's buttons.
+fn board_column(v: &View, h: &Handlers, board: NodeRef) -> Html {
+    let act = &h.act;
+    let players = v.players.clone().map(|cards| {
+        let card = |c: crate::model::room::view::PlayerView| {
+            html! { <PlayerCard player={c.player} active={c.active} title={c.title} detail={c.detail} /> }
+        };
+        let [blue, red] = cards;
+        html! { <div class="players">{ card(blue) }{ card(red) }</div> }
+    });
+    html! {
+        <section class="board-column" aria-label={t::game_section()}>
+            { players.unwrap_or_default() }
+            <Status result={v.result} text={v.status.clone()}
+                notice={v.notice.clone().map(AttrValue::from)} />
+            if let Some(text) = v.my_proposal.clone() {
+                <ProposalBanner {text} act={act.clone()} />
+            }
+            if v.review {
+                <p class="review"><a href="/partie" data-review="">{ words(t::review()) }</a>
+                    { " " }{ words(t::review_remote()) }</p>
+            }
+            if let Some(h) = v.history.as_ref() { { browsing_banner(h, &act.reform(Event::History)) } }
+            <div class="board-scroll">{ board_html(v, h, board) }</div>
+            { game_buttons(v, act) }
+            if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
+        </section>
+    }
+}
+
+/// This tab's dialog, and the other side's proposal or a knock (one at a time).
+fn dialogs(v: &View, act: &Callback<Event>) -> Html {
+    html! {
+        <>
             if let Some(dialog) = v.dialog.clone() {
                 <LocalDialog {dialog} act={act.clone()} />
             }
@@ -298,6 +316,6 @@ fn room_view(
             } else if let Some(knock) = v.knock.clone() {
                 <KnockDialog {knock} act={act.clone()} />
             }
-        </main>
+        </>
     }
 }

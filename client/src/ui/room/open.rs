@@ -65,11 +65,15 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
             Session::guest(invite, seed, Config::default(), browser::now_ms())
         }
     };
-    keep_seat(kind, &room, &session.save_text());
-    web::forget(old_storage_key(kind));
+    let kept = keep_seat(kind, &room, &session.save_text());
+    if kept {
+        web::forget(old_storage_key(kind));
+    }
+    let mut model = RoomModel::new(session);
+    model.seat_kept(kept);
     let (inbox, receiver) = unbounded();
     Ok(Room {
-        model: Rc::new(RefCell::new(RoomModel::new(session))),
+        model: Rc::new(RefCell::new(model)),
         inbox,
         first_peer: Rc::new(Cell::new(None)),
         runner: RefCell::new(Some(receiver)),

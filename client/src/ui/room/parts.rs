@@ -3,11 +3,12 @@
 
 use super::super::browser;
 use super::super::common::{keep_tab_inside, use_dialog_focus, LimitField, Link as PageLink};
-use super::super::Route;
+use super::super::{use_lang, words, Route};
+use crate::i18n::t;
 use crate::model::room::view::{
     DialogView, ExportView, InviteView, KnockView, StandingView, TheirProposal, View,
 };
-use crate::model::room::{text, Event};
+use crate::model::room::Event;
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -25,33 +26,34 @@ pub struct InviteProps {
 /// The link and the code to send, until the guest comes.
 #[component]
 pub fn InvitePanel(props: &InviteProps) -> Html {
+    use_lang();
     let href = browser::location_href();
     let on_copy = {
         let (href, act) = (href.clone(), props.act.clone());
         Callback::from(move |_: MouseEvent| act.emit(Event::Copied(browser::copy_text(&href))))
     };
     let copy_label = match props.invite.copied {
-        Some(true) => "Lien copié ✓",
-        _ => "Copier le lien",
+        Some(true) => t::link_copied(),
+        _ => t::copy_link(),
     };
     html! {
         <section class="panel invite" aria-labelledby="invite-title">
-            <h2 id="invite-title">{ "Invitez votre adversaire" }</h2>
+            <h2 id="invite-title">{ words(t::invite_title()) }</h2>
             <label class="invite-link">
-                { "Lien d'invitation" }
+                { words(t::invite_link()) }
                 <input type="text" readonly=true value={href.clone()} data-invite-link={href} />
             </label>
             <div class="actions">
-                <button type="button" class="button" onclick={on_copy}>{ copy_label }</button>
+                <button type="button" class="button" onclick={on_copy}>{ words(copy_label) }</button>
             </div>
             if props.invite.copied == Some(false) {
-                <p class="notice">{ "Copie impossible ici : sélectionnez le lien et copiez-le à la main." }</p>
+                <p class="notice">{ words(t::copy_failed()) }</p>
             }
             if let Some(code) = props.invite.code.clone() {
-                <p>{ "Ou donnez-lui ce code, à taper sur la page « Jouer à distance » : " }
+                <p>{ words(t::or_code()) }{ " " }
                     <strong class="code" data-code={code.clone()}>{ code }</strong></p>
             }
-            <p class="hint">{ "Le lien contient la clé du salon : ne le partagez qu'avec votre adversaire." }</p>
+            <p class="hint">{ words(t::link_secret()) }</p>
         </section>
     }
 }
@@ -69,7 +71,7 @@ pub fn ProposalBanner(props: &BannerProps) -> Html {
         <div class="proposal-banner" data-proposal="mine">
             <span>{ props.text.clone() }</span>
             <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Withdraw)}>
-                { "Retirer la demande" }
+                { words(t::withdraw()) }
             </button>
         </div>
     }
@@ -91,8 +93,8 @@ pub fn ProposalDialog(props: &TheirProps) -> Html {
                 <h2 id="proposal-title">{ props.proposal.title.clone() }</h2>
                 <p class="countdown">{ props.proposal.countdown.clone() }</p>
                 <FocusFirst key={props.proposal.key.to_string()}>
-                    <button type="button" class="button" onclick={on_click(&props.act, Event::Reply(true))}>{ "Accepter" }</button>
-                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Reply(false))}>{ "Refuser" }</button>
+                    <button type="button" class="button" onclick={on_click(&props.act, Event::Reply(true))}>{ words(t::accept()) }</button>
+                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Reply(false))}>{ words(t::decline()) }</button>
                 </FocusFirst>
             </div>
         </div>
@@ -113,11 +115,11 @@ pub fn KnockDialog(props: &KnockProps) -> Html {
             <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="knock-title"
                 aria-describedby="knock-body" data-knock="">
                 <h2 id="knock-title">{ props.knock.title.clone() }</h2>
-                <p id="knock-body">{ text::KNOCK_BODY }</p>
+                <p id="knock-body">{ words(t::knock_body()) }</p>
                 <p class="countdown">{ props.knock.countdown.clone() }</p>
                 <FocusFirst key={props.knock.key.to_string()}>
-                    <button type="button" class="button" onclick={on_click(&props.act, Event::Handover(true))}>{ "Accepter" }</button>
-                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Handover(false))}>{ "Refuser" }</button>
+                    <button type="button" class="button" onclick={on_click(&props.act, Event::Handover(true))}>{ words(t::accept()) }</button>
+                    <button type="button" class="button secondary" onclick={on_click(&props.act, Event::Handover(false))}>{ words(t::decline()) }</button>
                 </FocusFirst>
             </div>
         </div>
@@ -136,7 +138,7 @@ pub fn StandingPanel(props: &StandingProps) -> Html {
     let s = &props.standing;
     html! {
         <section class="panel standing" data-standing={s.kind} aria-live="polite">
-            <h2>{ "Pas de place pour cet appareil" }</h2>
+            <h2>{ words(t::no_seat_title()) }</h2>
             <p>{ s.text.clone() }</p>
             if let Some((label, enabled)) = s.ask.clone() {
                 <div class="actions">
@@ -176,8 +178,8 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
         <div class="backdrop" onkeydown={on_key}>
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="local-title">
             <form novalidate=true onsubmit={on_submit}>
-                <h2 id="local-title">{ d.title }</h2>
-                <p>{ d.body }</p>
+                <h2 id="local-title">{ words(d.title) }</h2>
+                <p>{ words(d.body) }</p>
                 if let Some((value, error)) = d.limit.clone() {
                     <LimitField value={value} invalid={error.is_some()}
                         on_input={act.reform(Event::DialogLimit)} />
@@ -186,8 +188,8 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
                     }
                 }
                 <FocusFirst>
-                    <button type="submit" class="button">{ d.confirm }</button>
-                    <button type="button" class="button secondary" onclick={on_click(act, Event::Cancel)}>{ "Annuler" }</button>
+                    <button type="submit" class="button">{ words(d.confirm) }</button>
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::Cancel)}>{ words(t::cancel()) }</button>
                 </FocusFirst>
             </form>
             </div>
@@ -217,6 +219,7 @@ pub struct ExportProps {
 /// The signed transcript and the record, as downloads.
 #[component]
 pub fn ExportPanel(props: &ExportProps) -> Html {
+    use_lang();
     let e = &props.export;
     // Encoding the transcript for its link costs: only when it changed.
     let transcript = use_memo(e.transcript.clone(), |t| browser::data_url(t));
@@ -224,11 +227,11 @@ pub fn ExportPanel(props: &ExportProps) -> Html {
     html! {
         <div class="exports">
             <a class="button secondary" download={e.transcript_name.clone()}
-                href={(*transcript).clone()} data-export="transcript">{ "Transcript signé (.transcript)" }</a>
+                href={(*transcript).clone()} data-export="transcript">{ words(t::export_transcript()) }</a>
             <a class="button secondary" download={e.record_name.clone()}
-                href={(*record).clone()} data-export="record">{ "Notation de la partie (.txt)" }</a>
-            <p class="hint">{ "Le transcript se vérifie ici, dans " }<a href="/partie" data-viewer-link="">{ "la visionneuse de parties" }</a>
-                { ", ou avec « engine verify » ; la notation se rejoue avec « engine replay »." }</p>
+                href={(*record).clone()} data-export="record">{ words(t::export_record()) }</a>
+            <p class="hint">{ words(t::export_hint_1()) }{ " " }<a href="/partie" data-viewer-link="">{ words(t::export_hint_viewer()) }</a>
+                { words(t::export_hint_2()) }</p>
         </div>
     }
 }
@@ -247,34 +250,34 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
     let act = &props.act;
     let (presence_attr, presence_text) = v.presence.clone();
     html! {
-        <section class="panel room-state" aria-label="Salon">
-            <h2>{ "Salon" }</h2>
+        <section class="panel room-state" aria-label={t::room()}>
+            <h2>{ words(t::room()) }</h2>
             if v.left {
-                <p class="presence" data-presence="left">{ "Vous avez quitté ce salon." }</p>
+                <p class="presence" data-presence="left">{ words(t::you_left()) }</p>
                 { lobby_link(v.kind, &props.go) }
             } else {
                 <p class={classes!("presence", presence_attr)} data-presence={presence_attr}>
                     { presence_text }</p>
                 if v.other_left {
-                    <p class="notice">{ "Votre adversaire a quitté le salon." }</p>
+                    <p class="notice">{ words(t::other_left()) }</p>
                 }
                 if v.blocked {
-                    <p class="notice" role="alert" data-blocked="">{ text::BLOCKED }</p>
-                    <p class="hint">{ text::BLOCKED_HINT }</p>
+                    <p class="notice" role="alert" data-blocked="">{ words(t::blocked()) }</p>
+                    <p class="hint">{ words(t::blocked_hint()) }</p>
                     <div class="actions">
-                        <button type="button" class="button" onclick={on_click(act, Event::Retry)}>{ "Réessayer" }</button>
+                        <button type="button" class="button" onclick={on_click(act, Event::Retry)}>{ words(t::retry()) }</button>
                     </div>
                 } else if let Some(t) = v.relay.clone() {
                     <p class="hint relay" data-relay="">{ t }</p>
                 }
-                if v.expired { <p class="notice" data-expired="">{ text::EXPIRED }</p> }
+                if v.expired { <p class="notice" data-expired="">{ words(t::expired()) }</p> }
             }
             <div class="actions">
                 if v.can_export {
-                    <button type="button" class="button secondary" onclick={on_click(act, Event::ToggleExport)}>{ "Exporter la partie" }</button>
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::ToggleExport)}>{ words(t::export_game()) }</button>
                 }
                 if !v.left && v.seated {
-                    <button type="button" class="button secondary" onclick={on_click(act, Event::AskLeave)}>{ "Quitter le salon" }</button>
+                    <button type="button" class="button secondary" onclick={on_click(act, Event::AskLeave)}>{ words(t::leave()) }</button>
                 }
             </div>
             if !v.seated && !v.left {
@@ -290,6 +293,6 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
 /// Where the room page's errors lead: the game's lobby.
 pub fn lobby_link(kind: GameKind, go: &Callback<Route>) -> Html {
     html! {
-        <p><PageLink to={Route::Lobby(kind)} go={go.clone()}>{ "Créer ou rejoindre un autre salon" }</PageLink></p>
+        <p><PageLink to={Route::Lobby(kind)} go={go.clone()}>{ words(t::other_room()) }</PageLink></p>
     }
 }

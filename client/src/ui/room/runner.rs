@@ -18,10 +18,6 @@ use std::rc::Rc;
 use std::task::Poll;
 use wasm_bindgen_futures::spawn_local;
 
-/// The relay's STUN/TURN list is asked again before a socket when it is older than this (its
-/// TURN credentials may be short-lived).
-const ICE_REFRESH_MS: u64 = 10 * 60_000;
-
 /// What the loop needs from the page.
 pub struct Runner {
     /// The room, shared with the component that renders it.
@@ -38,12 +34,17 @@ pub struct Runner {
     pub first_peer: Rc<Cell<Option<u64>>>,
     /// A save put off until the page has shown what arrived (see [`Runner::save`]).
     pub later: Rc<RefCell<Option<String>>>,
-    /// The relay's STUN/TURN list and when it came (`None` until it does).
+    /// The relay's STUN/TURN list (`None` while it is asked for: a socket waits for it).
     pub ice: Rc<RefCell<Option<Ice>>>,
 }
 
-/// The relay's STUN/TURN list, and when it came (ms).
-pub type Ice = (u64, Vec<IceServer>);
+/// The relay's STUN/TURN list, for one socket: its TURN credentials may be short-lived, so the
+/// next socket gets a new one.
+pub struct Ice {
+    servers: Vec<IceServer>,
+    /// A socket opened with it.
+    spent: bool,
+}
 
 /// What woke the loop.
 enum Woken {
@@ -52,17 +53,47 @@ enum Woken {
     Timer,
 }
 
+/// The loop's connection: the socket (its WebRTC connections close with it), and whether a
+/// socket waits for its STUN/TURN list.
+#[derive(Default)]
+struct Connection {
+    link: Option<Link>,
+    connect_waiting: bool,
+}
+
+impl Connection {
+    /// What woke the loop, as the model's input; `None` once the page is gone (or another tab
+    /// took the room): the socket and its connections close.
+    fn input(&mut self, woken: Woken) -> Option<Input<PeerId>> {
+        Some(match woken {
+            Woken::Link(LinkEvent::Peer(id, up)) => Input::Net(Net::Peer(id, up)),
+            Woken::Link(LinkEvent::Packet(id, bytes)) => Input::Net(Net::Packet(id, bytes)),
+            Woken::Link(LinkEvent::Closed) => {
+                self.link = None;
+                Input::Net(Net::Closed)
+            }
+            Woken::Inbox(Some(input)) => input,
+            Woken::Inbox(None) => {
+                // Dropping the link closes its socket and connections.
+                self.link = None;
+                return None;
+            }
+            Woken::Timer => Input::Net(Net::Wake),
+        })
+    }
+}
+
 impl Runner {
     /// Runs until the page drops its end of the inbox.
     pub async fn run(mut self) {
         let room = self.model.borrow().session().invite().room_name();
-        web::track_peer_connections();
-        // The relay's STUN/TURN list, asked at once (and again when old, before a socket); the
-        // page works meanwhile (a socket waits for it, nothing else does).
-        self.fetch_ice();
-        let mut link: Option<Link> = None;
-        let mut connect_waiting = false;
+        // The relay's STUN/TURN list, asked at once (and again before each further socket);
+        // the page works meanwhile (a socket waits for it, nothing else does).
+        self.fetch_ice(None);
+        let mut conn = Connection::default();
         loop {
+            // Whichever comes first: the socket's next event, the player's next action (or an
+            // answer from the relay), or the room's next wake-up.
             let now = browser::now_ms();
             let wake = self.model.borrow().next_wakeup(now);
             let woken = {
@@ -73,7 +104,7 @@ impl Runner {
                     }
                 });
                 let mut next = pin!(async {
-                    match link.as_mut() {
+                    match conn.link.as_mut() {
                         Some(l) => l.next().await,
                         None => std::future::pending().await,
                     }
@@ -90,63 +121,46 @@ impl Runner {
                 })
                 .await
             };
-            let input = match woken {
-                Woken::Link(LinkEvent::Peer(id, up)) => {
-                    if !up {
-                        // matchbox leaves a departed peer's WebRTC connection open (it only
-                        // fails, ~30 s later). A room holds two: the one that left was our only
-                        // peer, and the next one's connection starts after this.
-                        web::close_peer_connections();
-                    }
-                    Input::Net(Net::Peer(id, up))
-                }
-                Woken::Link(LinkEvent::Packet(id, bytes)) => Input::Net(Net::Packet(id, bytes)),
-                Woken::Link(LinkEvent::Closed) => {
-                    link = None;
-                    Input::Net(Net::Closed)
-                }
-                Woken::Inbox(Some(input)) => input,
-                // The page is gone (or another tab took the room): the socket and its
-                // connections close.
-                Woken::Inbox(None) => {
-                    drop(link);
-                    web::close_peer_connections();
-                    return;
-                }
-                Woken::Timer => Input::Net(Net::Wake),
+            let Some(input) = conn.input(woken) else {
+                return;
             };
-            let from_peer = matches!(input, Input::Net(Net::Packet(..)));
-            let now = browser::now_ms();
-            let mut effects = self.model.borrow_mut().update(input, now);
-            if link.as_mut().is_some_and(Link::newly_joined) {
-                effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
-            }
-            let had_link = link.is_some();
-            connect_waiting |= self.carry(effects, from_peer, &mut link);
-            if had_link && link.is_none() {
-                // matchbox leaves a dropped socket's WebRTC connection open.
-                web::close_peer_connections();
-            }
-            if connect_waiting {
-                if let Some((_, servers)) = self.ice.borrow().as_ref() {
-                    link = Some(connect(&room, servers));
-                    connect_waiting = false;
-                }
-            }
-            if self.first_peer.get().is_none() && self.model.borrow().has_peer() {
-                self.first_peer.set(Some(browser::performance_now() as u64));
-            }
-            (self.render)();
+            self.step(input, &mut conn, &room);
         }
     }
 
-    /// Asks the relay for its STUN/TURN list; when it comes, the loop wakes (a socket may wait
-    /// for it).
-    fn fetch_ice(&self) {
+    /// Feeds one input to the room, carries out its effects (a socket opens once its STUN/TURN
+    /// list is there) and renders.
+    fn step(&self, input: Input<PeerId>, conn: &mut Connection, room: &str) {
+        let from_peer = matches!(input, Input::Net(Net::Packet(..)));
+        let now = browser::now_ms();
+        let mut effects = self.model.borrow_mut().update(input, now);
+        if conn.link.as_mut().is_some_and(Link::newly_joined) {
+            effects.extend(self.model.borrow_mut().update(Input::Net(Net::Joined), now));
+        }
+        conn.connect_waiting |= self.carry(effects, from_peer, &mut conn.link);
+        if conn.connect_waiting {
+            if let Some(ice) = self.ice.borrow_mut().as_mut() {
+                conn.link = Some(connect(room, &ice.servers));
+                ice.spent = true;
+                conn.connect_waiting = false;
+            }
+        }
+        if self.first_peer.get().is_none() && self.model.borrow().has_peer() {
+            self.first_peer.set(Some(browser::performance_now() as u64));
+        }
+        (self.render)();
+    }
+
+    /// Asks the relay for its STUN/TURN list (`old`, the previous one, serves again if the relay
+    /// does not answer); when it comes, the loop wakes (a socket may wait for it).
+    fn fetch_ice(&self, old: Option<Vec<IceServer>>) {
         let (ice, outbox) = (self.ice.clone(), self.outbox.clone());
         spawn_local(async move {
-            let servers = web::ice_servers().await;
-            *ice.borrow_mut() = Some((browser::now_ms(), servers));
+            let servers = web::ice_servers().await.or(old).unwrap_or_default();
+            *ice.borrow_mut() = Some(Ice {
+                servers,
+                spent: false,
+            });
             let _ = outbox.unbounded_send(Input::Net(Net::Wake));
         });
     }
@@ -160,15 +174,17 @@ impl Runner {
         let room = self.model.borrow().session().invite().room_name();
         if !from_peer {
             self.later.borrow_mut().take();
-            seats::keep_seat(kind, &room, &text);
+            let kept = seats::keep_seat(kind, &room, &text);
+            self.model.borrow_mut().seat_kept(kept);
             return;
         }
         let first = self.later.borrow_mut().replace(text).is_none();
         if first {
-            let later = self.later.clone();
+            let (later, model) = (self.later.clone(), self.model.clone());
             browser::soon(move || {
                 if let Some(text) = later.borrow_mut().take() {
-                    seats::keep_seat(kind, &room, &text);
+                    let kept = seats::keep_seat(kind, &room, &text);
+                    model.borrow_mut().seat_kept(kept);
                 }
             });
         }
@@ -204,15 +220,13 @@ impl Runner {
                     connect = false;
                 }
                 Effect::AskWhy => {
-                    // Before a socket: a STUN/TURN list too old for its credentials is asked
-                    // again meanwhile.
-                    let old = self
-                        .ice
-                        .borrow()
-                        .as_ref()
-                        .is_some_and(|(at, _)| browser::now_ms() >= at + ICE_REFRESH_MS);
-                    if old {
-                        self.fetch_ice();
+                    // Without a socket, the question comes before the next one: a STUN/TURN
+                    // list a socket used already is asked again meanwhile, and the socket
+                    // waits for the new one (its TURN credentials made a moment before).
+                    let spent = matches!(&*self.ice.borrow(), Some(ice) if ice.spent);
+                    if link.is_none() && spent {
+                        let old = self.ice.borrow_mut().take().map(|ice| ice.servers);
+                        self.fetch_ice(old);
                     }
                     let room = self.model.borrow().session().invite().room_name();
                     let outbox = self.outbox.clone();

@@ -1,15 +1,16 @@
 //! One tab per room and browser: the page asks for the room's Web Lock before it opens the room;
 //! while another tab holds it, it says so and offers to take it over.
 
-use super::super::{browser, Route};
+use super::super::{browser, use_lang, words, Route};
 use super::errors::{room_error, RoomError};
 use super::open::{open_room, read_invite, start, Room};
 use super::parts::lobby_link;
 use super::web;
 use super::{RoomBody, Shared};
+use crate::i18n::t;
 use engine::session::Invite;
 use engine::GameKind;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -37,15 +38,24 @@ enum Phase {
 struct Guard {
     lock: RefCell<Option<web::Lock>>,
     room: RefCell<Option<Result<Rc<Room>, RoomError>>>,
+    /// Counts the asks for the lock: news of an older ask (a lock this tab stole from itself,
+    /// a room still opening when the lock was taken) changes nothing.
+    ask: Cell<u32>,
 }
 
 impl Guard {
     /// Stops the room's loop (its socket closes) and lets the lock go.
     fn close(&self) {
+        self.ask.set(self.ask.get() + 1);
+        self.close_room();
+        self.lock.borrow_mut().take();
+    }
+
+    /// Stops the room's loop, if one runs: its socket and connections close.
+    fn close_room(&self) {
         if let Some(Ok(room)) = self.room.borrow_mut().take() {
             room.inbox.close_channel();
         }
-        self.lock.borrow_mut().take();
     }
 }
 
@@ -58,30 +68,41 @@ fn ask_lock(
     take: bool,
     phase: UseStateSetter<Phase>,
 ) {
+    let ask = guard.ask.get() + 1;
+    guard.ask.set(ask);
     let name = format!("moulin-room:{}", invite.room_name());
     let (g, invite) = (guard.clone(), invite.clone());
-    let lock = web::lock(&name, take, move |news| match news {
-        web::LockNews::Held => {
-            let (g, invite, phase) = (g.clone(), invite.clone(), phase.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                if take {
-                    // The tab it was taken from stops at once; let its last save land first.
-                    browser::sleep(TAKE_OVER_MS).await;
-                }
-                let room = open_room(kind, invite).map(Rc::new);
-                if let Ok(room) = &room {
-                    start(room, kind);
-                }
-                *g.room.borrow_mut() = Some(room);
-                phase.set(Phase::Open);
-            });
+    let lock = web::lock(&name, take, move |news| {
+        if g.ask.get() != ask {
+            return;
         }
-        web::LockNews::Busy => phase.set(Phase::Elsewhere),
-        web::LockNews::Taken => {
-            if let Some(Ok(room)) = g.room.borrow_mut().take() {
-                room.inbox.close_channel();
+        match news {
+            web::LockNews::Held => {
+                let (g, invite, phase) = (g.clone(), invite.clone(), phase.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    if take {
+                        // The tab it was taken from stops at once; let its last save land first.
+                        browser::sleep(TAKE_OVER_MS).await;
+                    }
+                    // Taken meanwhile, or asked again: that ask opens the room, not this one.
+                    if g.ask.get() != ask {
+                        return;
+                    }
+                    let room = open_room(kind, invite).map(Rc::new);
+                    if let Ok(room) = &room {
+                        start(room, kind);
+                    }
+                    g.close_room();
+                    *g.room.borrow_mut() = Some(room);
+                    phase.set(Phase::Open);
+                });
             }
-            phase.set(Phase::Taken);
+            web::LockNews::Busy => phase.set(Phase::Elsewhere),
+            web::LockNews::Taken => {
+                g.ask.set(ask + 1);
+                g.close_room();
+                phase.set(Phase::Taken);
+            }
         }
     });
     *guard.lock.borrow_mut() = Some(lock);
@@ -93,6 +114,7 @@ const TAKE_OVER_MS: u64 = 300;
 /// `/moulin/salon#…`: a remote room.
 #[component]
 pub fn RoomPage(props: &RoomProps) -> Html {
+    use_lang();
     let kind = props.kind;
     let invite = use_memo((), move |_| read_invite(kind));
     let guard = use_memo((), |_| Rc::new(Guard::default()));
@@ -114,12 +136,14 @@ pub fn RoomPage(props: &RoomProps) -> Html {
     let take = {
         let (guard, invite, setter) = ((*guard).clone(), invite.clone(), phase.setter());
         Callback::from(move |_: MouseEvent| {
+            // The button goes while the room opens: a second click cannot ask again.
+            setter.set(Phase::Asking);
             ask_lock(&guard, kind, &invite, true, setter.clone());
         })
     };
     match *phase {
         Phase::Asking => html! {
-            <main class="page narrow"><p>{ "Ouverture du salon…" }</p></main>
+            <main class="page narrow"><p>{ words(t::opening()) }</p></main>
         },
         Phase::Elsewhere | Phase::Taken => elsewhere(kind, *phase == Phase::Taken, take, &props.go),
         Phase::Open => match guard.room.borrow().as_ref() {
@@ -140,23 +164,15 @@ fn elsewhere(
     go: &Callback<Route>,
 ) -> Html {
     let (title, body, button) = if taken {
-        (
-            "Salon ouvert dans un autre onglet",
-            "Ce salon vient d'être ouvert dans un autre onglet de ce navigateur : c'est là que la partie continue. Cet onglet ne joue plus.",
-            "Reprendre ici",
-        )
+        (t::taken_title(), t::taken_text(), t::take_back())
     } else {
-        (
-            "Salon déjà ouvert dans un autre onglet",
-            "Ce salon est déjà ouvert dans un autre onglet de ce navigateur : une place ne se joue que dans un onglet à la fois.",
-            "Jouer dans cet onglet",
-        )
+        (t::busy_title(), t::busy_text(), t::play_here())
     };
     html! {
         <main class="page narrow room-elsewhere" data-elsewhere={if taken { "taken" } else { "busy" }}>
-            <h1>{ title }</h1>
-            <p role="alert">{ body }</p>
-            <p><button type="button" class="button" onclick={take}>{ button }</button></p>
+            <h1>{ words(title) }</h1>
+            <p role="alert">{ words(body) }</p>
+            <p><button type="button" class="button" onclick={take}>{ words(button) }</button></p>
             { lobby_link(kind, go) }
         </main>
     }

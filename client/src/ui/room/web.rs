@@ -96,72 +96,6 @@ pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
     Lock { release }
 }
 
-thread_local! {
-    /// The WebRTC connections this page opened since [`close_peer_connections`] last ran.
-    static PEER_CONNECTIONS: std::cell::RefCell<Option<js_sys::Array>> = const { std::cell::RefCell::new(None) };
-}
-
-/// From now on, notes every `RTCPeerConnection` the page opens, so that
-/// [`close_peer_connections`] can close those of a socket the page drops (matchbox leaves them
-/// open). Idempotent.
-pub fn track_peer_connections() {
-    use js_sys::{Array, Object, Proxy, Reflect};
-    use wasm_bindgen::closure::Closure;
-    if PEER_CONNECTIONS.with(|c| c.borrow().is_some()) {
-        return;
-    }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let Ok(class) = Reflect::get(&window, &"RTCPeerConnection".into()) else {
-        return;
-    };
-    if !class.is_function() {
-        return;
-    }
-    let list = Array::new();
-    let construct = {
-        let list = list.clone();
-        Closure::<dyn FnMut(JsValue, JsValue, JsValue) -> Result<JsValue, JsValue>>::new(
-            move |target: JsValue, args: JsValue, new_target: JsValue| {
-                let conn = Reflect::construct_with_new_target(
-                    target.unchecked_ref(),
-                    &Array::from(&args),
-                    new_target.unchecked_ref(),
-                )?;
-                list.push(&conn);
-                Ok(conn)
-            },
-        )
-    };
-    let handler = Object::new();
-    let _ = Reflect::set(&handler, &"construct".into(), construct.as_ref());
-    construct.forget();
-    let proxy = Proxy::new(&class, &handler);
-    if Reflect::set(&window, &"RTCPeerConnection".into(), &proxy).is_ok() {
-        PEER_CONNECTIONS.with(|c| *c.borrow_mut() = Some(list));
-    }
-}
-
-/// Closes every WebRTC connection opened since the last call (those of the socket just dropped).
-pub fn close_peer_connections() {
-    use js_sys::{Function, Reflect};
-    PEER_CONNECTIONS.with(|c| {
-        let Some(list) = c.borrow().as_ref().cloned() else {
-            return;
-        };
-        for conn in list.iter() {
-            if let Some(close) = Reflect::get(&conn, &"close".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-            {
-                let _ = close.call0(&conn);
-            }
-        }
-        list.set_length(0);
-    });
-}
-
 /// `ws(s)://<this host>/ws/<room>`.
 pub fn ws_url(room: &str) -> String {
     let location = web_sys::window().map(|w| w.location());
@@ -202,19 +136,14 @@ fn js_strings(v: &JsValue) -> Vec<String> {
         .collect()
 }
 
-/// The STUN/TURN servers the relay advertises (none when it says nothing usable).
-pub async fn ice_servers() -> Vec<IceServer> {
-    let Some(resp) = fetch("/ice-servers").await.filter(|r| r.ok()) else {
-        return Vec::new();
-    };
-    let Ok(json) = js_sys::JSON::parse(&text(&resp).await) else {
-        return Vec::new();
-    };
-    let list = js_sys::Reflect::get(&json, &"iceServers".into()).unwrap_or(JsValue::UNDEFINED);
-    if !js_sys::Array::is_array(&list) {
-        return Vec::new();
-    }
-    js_sys::Array::from(&list)
+/// The STUN/TURN servers the relay advertises; `None` when it does not answer with a list.
+pub async fn ice_servers() -> Option<Vec<IceServer>> {
+    let resp = fetch("/ice-servers").await.filter(|r| r.ok())?;
+    let json = js_sys::JSON::parse(&text(&resp).await).ok()?;
+    let list = js_sys::Reflect::get(&json, &"iceServers".into())
+        .ok()
+        .filter(js_sys::Array::is_array)?;
+    let servers = js_sys::Array::from(&list)
         .iter()
         .map(|s| {
             let field = |name: &str| js_sys::Reflect::get(&s, &name.into()).ok();
@@ -225,7 +154,8 @@ pub async fn ice_servers() -> Vec<IceServer> {
             }
         })
         .filter(|s| !s.urls.is_empty())
-        .collect()
+        .collect();
+    Some(servers)
 }
 
 /// What the relay says of a room now (a browser cannot read the status of a refused websocket

@@ -1,0 +1,122 @@
+//! Checks the language catalogues (`i18n/*.txt`) against the French one and writes their
+//! accessors, `i18n::t::<key>()`, one function per text: a text whose key the code names exists
+//! in every language with the placeholders the function takes, or the build fails here.
+
+#[path = "i18n/catalogue.rs"]
+#[allow(dead_code)]
+mod catalogue;
+
+use std::fmt::Write;
+use std::path::Path;
+
+/// Every catalogue, the reference (French) first.
+const LANGUAGES: [&str; 2] = ["fr", "en"];
+
+/// The sections the code reads, in order, and the feature of the bundle that carries each (the
+/// `page` section is index.html's own: scripts/build-client.sh puts it there).
+const SECTIONS: [(&str, Option<&str>); 3] = [
+    ("common", None),
+    ("local", Some("local")),
+    ("room", Some("remote")),
+];
+
+fn main() {
+    let mut catalogues = Vec::new();
+    for lang in LANGUAGES {
+        let path = format!("i18n/{lang}.txt");
+        println!("cargo::rerun-if-changed={path}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let entries = catalogue::parse(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+        catalogues.push((path, entries));
+    }
+    println!("cargo::rerun-if-changed=i18n/catalogue.rs");
+    let (_, reference) = &catalogues[0];
+    for (path, entries) in &catalogues[1..] {
+        if let Err(e) = catalogue::compare(reference, path, entries) {
+            panic!("{e}");
+        }
+    }
+    let mut order = Vec::new();
+    for e in reference {
+        if e.section == "page" {
+            continue;
+        }
+        let Some(rank) = SECTIONS.iter().position(|(s, _)| *s == e.section) else {
+            panic!(
+                "i18n/fr.txt, line {}: no section « {} » (page, common, local, room)",
+                e.line, e.section
+            );
+        };
+        if order.last().is_some_and(|(r, _)| *r > rank) {
+            panic!(
+                "i18n/fr.txt, line {}: the sections go common, local, room",
+                e.line
+            );
+        }
+        order.push((rank, e));
+    }
+    let mut out = String::new();
+    let count = |rank| order.iter().filter(|(r, _)| *r == rank).count();
+    writeln!(
+        out,
+        "/// How many texts each section has: common, local, room."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub const SECTION_SIZES: [usize; 3] = [{}, {}, {}];",
+        count(0),
+        count(1),
+        count(2)
+    )
+    .unwrap();
+    writeln!(out, "/// How many texts the catalogues have, all sections.").unwrap();
+    writeln!(out, "pub const TOTAL: usize = {};", order.len()).unwrap();
+    writeln!(out, "/// One function per text of the catalogues (`client/i18n/fr.txt`), in the current language.").unwrap();
+    writeln!(out, "pub mod t {{").unwrap();
+    writeln!(
+        out,
+        "    #[allow(unused_imports)]\n    use super::{{fill, get}};"
+    )
+    .unwrap();
+    for (index, (rank, e)) in order.iter().enumerate() {
+        let names = catalogue::placeholders(&e.value).unwrap();
+        writeln!(
+            out,
+            "    /// « {} »",
+            e.value.replace('[', "\\[").replace(']', "\\]")
+        )
+        .unwrap();
+        if let Some(feature) = SECTIONS[*rank].1 {
+            writeln!(out, "    #[cfg(feature = \"{feature}\")]").unwrap();
+        }
+        if names.is_empty() {
+            writeln!(
+                out,
+                "    #[inline]\n    pub fn {}() -> &'static str {{\n        get({index})\n    }}",
+                e.key
+            )
+            .unwrap();
+        } else {
+            // Raw identifiers: a placeholder may be named `move`.
+            let params: Vec<String> = names.iter().map(|n| format!("r#{n}: &str")).collect();
+            let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+            writeln!(
+                out,
+                "    pub fn {}({}) -> String {{\n        fill(get({index}), &[{}], &[{}])\n    }}",
+                e.key,
+                params.join(", "),
+                quoted.join(", "),
+                names
+                    .iter()
+                    .map(|n| format!("r#{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+            .unwrap();
+        }
+    }
+    writeln!(out, "}}").unwrap();
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
+    std::fs::write(dest, out).unwrap();
+}
