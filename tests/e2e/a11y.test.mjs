@@ -4,31 +4,24 @@
 // the element that opened a dialog (or to the board) when it closes; and an axe-core scan of
 // every page and dialog, in the light and the dark theme, finds no serious or critical
 // violation (every finding is printed, whatever its impact).
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { startRelay, launchBrowser, DESKTOP, morrisClicks } from './harness.mjs';
+import { relayAndBrowser, DESKTOP, morrisClicks } from './harness.mjs';
 import { roomKit } from './rooms.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let relay;
-let browser;
 const ctx = {};
 const { player, createRoom, join } = roomKit(ctx, { connect: [], latency: [] });
 /** Every axe finding: { where, theme, id, impact, help, nodes }. */
 const findings = [];
 const scanned = [];
 
-before(async () => {
-  relay = ctx.relay = await startRelay();
-  browser = ctx.browser = await launchBrowser();
-});
+relayAndBrowser(ctx);
 
-after(async () => {
-  await browser?.close();
-  await relay?.stop();
+after(() => {
   console.log(`# axe: ${scanned.length} scans (${scanned.join(', ')})`);
   for (const f of findings) {
     console.log(`# axe ${f.impact}: ${f.id} on ${f.where} (${f.theme}): ${f.help} — ${f.nodes.join(' | ')}`);
@@ -49,7 +42,7 @@ const RECORD_SPEECH = `
 
 async function open(path) {
   const p = await player(DESKTOP, { init: RECORD_SPEECH, serviceWorkers: 'block' });
-  await p.page.goto(`${relay.url}${path}`);
+  await p.page.goto(`${ctx.relay.url}${path}`);
   await p.page.locator('main').first().waitFor();
   return p;
 }

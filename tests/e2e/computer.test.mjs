@@ -1,5 +1,7 @@
 // Against the computer, end to end in headless Chromium: a whole game of each game against each
-// level's worker (the player's turns come from `engine ai --level 1`), undo and new game while
+// level's worker (the player's turns come from `engine ai --level 1`) — against « Débutant », its
+// history stepped through and opened in the viewer by the end-of-game link —, browsing back
+// while the computer thinks (its turn lands underneath), undo and new game while
 // the computer thinks (its worker is terminated and its answer never lands), undo while its
 // Morris capture waits to land, the input lock, the undo policy when the computer opened, new
 // game keeping the settings, the keyboard, the page offline once the worker is loaded (no
@@ -146,6 +148,7 @@ for (const [game, level, side, limit] of WHOLE_GAMES) {
       game === 'morris' ? replay.board : replay.cells);
     assert.equal(end.winner, replay.winner === null ? null : String(replay.winner));
     if (game === 'meta' && level === 4) await screenshot(page, 'computer-meta-end-desktop');
+    if (level === 1) await historyAndViewer(page, game, end.record, limit);
     // Once loaded, only the worker's two files were fetched, once each, and nothing else.
     const worker = requests.filter((u) => u.includes('/worker-'));
     assert.equal(worker.length, 2, worker.join(' '));
@@ -154,6 +157,70 @@ for (const [game, level, side, limit] of WHOLE_GAMES) {
     await context.close();
   });
 }
+
+// The turns of the history (`data-ply="0"` is its « Début »).
+const TURNS = '[data-ply]:not([data-ply="0"])';
+const board = (page, game) => boardString(page, ...(game === 'morris' ? ['data-point', 24, 'BR'] : ['data-cell', 81, 'XO']));
+const position = (game, tokens, limit) => {
+  const r = engineReplay(game, tokens.join(' '), game === 'morris' ? limit : undefined);
+  return game === 'morris' ? r.board : r.cells;
+};
+
+/** A finished game against the computer: its history is the record, both sides' turns; it is
+ * stepped through from the start, read-only; its end links to the viewer, which replays it. */
+async function historyAndViewer(page, game, record, limit) {
+  const tokens = record.split(' ');
+  assert.deepEqual(await page.locator(TURNS).allTextContents(), tokens);
+  assert.equal(await page.locator('[data-ply][aria-current]').getAttribute('data-ply'), String(tokens.length));
+  await page.locator('h1').click(); // keys outside the board
+  await page.keyboard.press('Home');
+  await page.locator('[data-browsing="0"]').waitFor();
+  assert.equal(await board(page, game), position(game, [], limit));
+  for (let i = 1; i <= 3; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.locator(`[data-browsing="${i}"]`).waitFor();
+    assert.equal(await board(page, game), position(game, tokens.slice(0, i), limit));
+  }
+  // Turn 4 is the computer's or the player's: a click on the board plays nothing.
+  await page.locator(TURNS).nth(3).click();
+  await page.locator('[data-browsing="4"]').waitFor();
+  await page.locator(game === 'morris' ? '[data-point="0"]' : '[data-cell="0"]').click();
+  await page.getByText('Vous regardez une position passée : « Retour à la partie » pour jouer.').waitFor();
+  assert.equal(await page.locator('main').getAttribute('data-record'), record);
+  await page.getByRole('button', { name: 'Retour à la partie' }).click();
+  await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+  assert.equal(await board(page, game), position(game, tokens, limit));
+  // « Revoir la partie dans la visionneuse »: the record, its headers, in /partie.
+  await page.locator('[data-review]').click();
+  await page.waitForURL(/\/partie#r=/);
+  const v = page.locator('[data-verified]');
+  await v.waitFor();
+  assert.equal(await v.getAttribute('data-verified'), 'true', await v.textContent());
+  assert.deepEqual(await page.locator(TURNS).allTextContents(), tokens);
+  assert.equal(await board(page, game), position(game, tokens, limit));
+  await page.keyboard.press('Home');
+  await page.locator('[data-ply-shown="0"]').waitFor();
+  assert.equal(await board(page, game), position(game, [], limit));
+}
+
+test('browsing back while the computer thinks: its turn lands in the history, the past position stays shown', async () => {
+  const { page, context, errors } = await open('/meta-morpion/ordinateur');
+  // « Fort » thinks 900 ms: time enough to look back at the start.
+  await choose(page, { level: 4 });
+  const now = await clicksInPage(page, [cellAt('e5'), '[data-ply="0"]']);
+  assert.deepEqual([now.thinking, now.turns], [true, 1]);
+  await page.locator('[data-browsing="0"]').waitFor();
+  const st = await playerToMove(page, 2);
+  // The computer's answer is in the list and the record, the board still shows the start.
+  assert.equal((await page.locator(TURNS).allTextContents()).join(' '), st.record);
+  assert.equal(await page.locator('[data-browsing="0"]').count(), 1);
+  assert.equal(await board(page, 'meta'), position('meta', [], undefined));
+  await page.getByRole('button', { name: 'Retour à la partie' }).click();
+  await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+  assert.equal(await board(page, 'meta'), position('meta', st.record.split(' '), undefined));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 /** Watches the page's workers; the function it returns waits until `n` were terminated. */
 function workerClosings(page) {

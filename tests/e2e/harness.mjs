@@ -4,6 +4,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,8 +46,33 @@ export const CHROMIUM_ARGS = [
   '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** The suites read the pages in French, the site's default language: every context of this
+ * browser speaks French (`navigator.languages`) unless a test gives another `locale`
+ * (languages.test.mjs). Headless Chromium would otherwise say en-US, and the site follow it. */
+export const LOCALE = 'fr-FR';
+
+export async function launchBrowser() {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ locale: LOCALE, ...options });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = (options = {}) => newPage({ locale: LOCALE, ...options });
+  return browser;
+}
+
+/**
+ * A suite's relay and browser, in `ctx` (`ctx.relay`, `ctx.browser`, as `roomKit` wants them):
+ * started before its tests, closed after them. A suite's own `after` (its figures) runs later.
+ */
+export function relayAndBrowser(ctx) {
+  before(async () => {
+    ctx.relay = await startRelay();
+    ctx.browser = await launchBrowser();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.relay?.stop();
+  });
 }
 
 export const DESKTOP = { width: 1280, height: 900 };

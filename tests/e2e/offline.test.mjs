@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  startRelay, launchBrowser, CHROMIUM_ARGS, DESKTOP, STATIC_DIR, screenshot, engineReplay, engineAi, boardString,
+  startRelay, launchBrowser, CHROMIUM_ARGS, LOCALE, DESKTOP, STATIC_DIR, screenshot, engineReplay, engineAi, boardString,
   morrisClicks, median, MORRIS_GAME,
 } from './harness.mjs';
 
@@ -58,6 +58,7 @@ test('Chromium finds the site installable: manifest, icons, service worker', asy
   const profile = mkdtempSync(path.join(os.tmpdir(), 'moulin-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: DESKTOP,
+    locale: LOCALE,
   });
   const page = await context.newPage();
   await page.goto(`${relay.url}/`);

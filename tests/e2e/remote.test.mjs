@@ -6,29 +6,22 @@
 // the sessions, the error pages (malformed link, other game, full room, expired room), no hint
 // button, screenshots, and the
 // figures: navigation → data channel open, and move → opponent's board updated.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
-  startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, morrisClicks, cell,
+  relayAndBrowser, startRelay, DESKTOP, PHONE, screenshot, engineReplay, morrisClicks, cell,
   boardString, median, ENGINE_BIN, MORRIS_GAME, META_GAME,
 } from './harness.mjs';
 import { roomKit } from './rooms.mjs';
 
-let relay;
-let browser;
 const figures = { connect: [], latency: [] };
 const ctx = {};
 const { player, createRoom, join, watchBoard, clickAt, playTurn } = roomKit(ctx, figures);
 
-before(async () => {
-  relay = ctx.relay = await startRelay();
-  browser = ctx.browser = await launchBrowser();
-});
+relayAndBrowser(ctx);
 
-after(async () => {
-  await browser?.close();
-  await relay?.stop();
+after(() => {
   if (figures.connect.length) {
     console.log(`# remote: navigation → data channel open, ms: ${figures.connect.map((x) => x.toFixed(0)).join(', ')} (median ${median(figures.connect).toFixed(0)})`);
   }
@@ -44,7 +37,7 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   const g = await player();
   const host = h.page;
   const guest = g.page;
-  await host.goto(`${relay.url}/moulin/distance`);
+  await host.goto(`${ctx.relay.url}/moulin/distance`);
   await host.getByRole('button', { name: 'Créer le salon' }).waitFor();
   await screenshot(host, 'remote-lobby-desktop');
   const { link, code } = await createRoom(host, 'morris');
@@ -54,7 +47,7 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   await screenshot(host, 'remote-morris-waiting-desktop');
 
   await join(guest, host, link);
-  assert.equal(await guest.locator('main').getAttribute('data-seat'), 'invité');
+  assert.equal(await guest.locator('main').getAttribute('data-seat'), 'guest');
   // Never a hint in a remote game (nor the computer's worker).
   for (const p of [host, guest]) {
     assert.equal(await p.getByRole('button', { name: 'Suggérer un coup' }).count(), 0);
@@ -180,12 +173,12 @@ test('a complete Méta Morpion game through an invite link, on a phone and a des
       // The relay restarts mid-game. The data channel may survive it (play goes on) or drop
       // with it (both sides see the other away, replace their sockets and meet again): either
       // way the game goes on from where it was.
-      const addr = new URL(relay.url).host;
-      await relay.stop();
+      const addr = new URL(ctx.relay.url).host;
+      await ctx.relay.stop();
       await new Promise((r) => setTimeout(r, 3000));
       const during = await Promise.all([host, guest].map((p) => p.locator('[data-presence]').getAttribute('data-presence')));
       console.log(`# remote: presence during the relay outage: host ${during[0]}, guest ${during[1]}`);
-      relay = ctx.relay = await startRelay([], addr);
+      ctx.relay = await startRelay([], addr);
       for (const p of [host, guest]) await p.locator('[data-presence="here"]').waitFor({ timeout: 40000 });
     }
   }
@@ -232,7 +225,7 @@ test('join by code; malformed link, other game and full room get clear messages'
   // A bad code is refused in the lobby; the right one, typed loosely, joins.
   const loaded = [];
   g.page.on('request', (r) => loaded.push(new URL(r.url()).pathname));
-  await g.page.goto(`${relay.url}/meta-morpion/distance`);
+  await g.page.goto(`${ctx.relay.url}/meta-morpion/distance`);
   const field = g.page.getByLabel('Code du salon');
   await field.fill('ABCD-EFGH');
   await g.page.getByRole('button', { name: 'Rejoindre' }).click();
@@ -250,14 +243,18 @@ test('join by code; malformed link, other game and full room get clear messages'
   assert.deepEqual(bundles, ['client', 'client', 'remote', 'remote'], loaded.join(' '));
 
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
-  // relay says the room is full.
+  // relay says the room is full, and the copy, which holds a seat and a game, keeps its board
+  // and says so while it tries again.
   const saved = await g.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('meta-morpion-seat-v2:')));
   assert.ok(saved && /^\d+ [0-9a-f]+$/.test(saved[1]), 'the seat is kept in the browser, under the room');
   const copy = await player();
-  await copy.page.goto(`${relay.url}/`);
+  await copy.page.goto(`${ctx.relay.url}/`);
   await copy.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
   await copy.page.goto(g.page.url());
-  await copy.page.locator('[data-room-full]').waitFor({ timeout: 20000 });
+  await copy.page.locator('[data-relay]', { hasText: 'Le relais compte déjà deux connexions dans ce salon' }).waitFor({ timeout: 20000 });
+  assert.match(await copy.page.locator('[data-relay]').textContent(), /Nouvelle tentative dans \d+ s\.$/);
+  assert.equal(await copy.page.locator('[data-room-full]').count(), 0);
+  assert.equal(await copy.page.locator('[data-cell="40"][data-piece="0"]').count(), 1, 'its game stays on screen');
   await copy.context.close();
 
   // A third visitor with the full link: the room is full.
@@ -281,7 +278,7 @@ test('join by code; malformed link, other game and full room get clear messages'
       await route.continue();
     });
   }
-  await forked.page.goto(`${relay.url}/`);
+  await forked.page.goto(`${ctx.relay.url}/`);
   await forked.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
   await forked.page.goto(g.page.url());
   await forked.page.locator('[data-cell="40"][data-piece]').waitFor();
@@ -322,7 +319,7 @@ test('join by code; malformed link, other game and full room get clear messages'
   await screenshot(third.page, 'remote-other-game-desktop');
   await third.page.goto(link.replace(/&k=[0-9a-f]+/, '&k=zz'));
   await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
-  await third.page.goto(`${relay.url}/moulin/salon`);
+  await third.page.goto(`${ctx.relay.url}/moulin/salon`);
   await third.page.getByRole('heading', { name: "Lien d'invitation non valable" }).waitFor();
   // A link to a room nobody hosts any more: after 30 s alone the page says so (and waits on).
   await third.page.goto(link.replace(/r=[0-9a-f]{32}/, `r=${'5'.repeat(32)}`));

@@ -1,32 +1,26 @@
 // Remote play as friends actually do it, in headless Chromium with separate contexts: the host
 // closes its tab and opens the room link again; a second device asks for a seat, is refused,
 // asks again and is let in (the transcript, hand-over included, verified by `engine verify`);
-// the room opened twice in one browser; a third visitor; a repeated request that must wait; the
-// relay going down; a direct connection the networks block. Figures: reopening a closed host tab
-// → play resumes, and navigation → « connexion directe impossible ».
-import { test, before, after } from 'node:test';
+// the room opened twice in one browser (by the host, then by the guest with a double click); a
+// third visitor; repeated requests that must wait; the relay going down; a direct connection the
+// networks block, and its retry; a browser that will not keep the seat. Figures: reopening a
+// closed host tab → play resumes, and navigation → « connexion directe impossible ».
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
-  startRelay, launchBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
+  relayAndBrowser, startRelay, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
   median, ENGINE_BIN, MORRIS_GAME,
 } from './harness.mjs';
 import { roomKit } from './rooms.mjs';
 
-let relay;
-let browser;
 const figures = { connect: [], latency: [], resume: [], blocked: [], full: [] };
 const ctx = {};
 const { player, tab, createRoom, join, watchBoard, playTurn } = roomKit(ctx, figures);
 
-before(async () => {
-  relay = ctx.relay = await startRelay();
-  browser = ctx.browser = await launchBrowser();
-});
+relayAndBrowser(ctx);
 
-after(async () => {
-  await browser?.close();
-  await relay?.stop();
+after(() => {
   const line = (name, xs) => xs.length && console.log(`# seats: ${name}, ms: ${xs.map((x) => x.toFixed(0)).join(', ')} (median ${median(xs).toFixed(0)})`);
   line('closed host tab reopened → play resumes', figures.resume);
   line('navigation → « connexion directe impossible » on both sides', figures.blocked);
@@ -45,6 +39,15 @@ async function recordPresence(page) {
     };
     note();
     new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-presence'] });
+  });
+}
+
+/** A free cell of the board a Méta Morpion page must play in. */
+function freeCell(page) {
+  return page.evaluate(() => {
+    const b = Number(document.querySelector('g.playable[data-board]').getAttribute('data-board'));
+    const inBoard = (i) => Math.floor(Math.floor(i / 9) / 3) * 3 + Math.floor((i % 9) / 3) === b;
+    return [...document.querySelectorAll('[data-cell]:not([data-piece])')].map((c) => Number(c.getAttribute('data-cell'))).find(inBoard);
   });
 }
 
@@ -79,7 +82,7 @@ test('a closed host tab reopens into its seat; a new device takes a seat only wh
   await h2.page.locator('main[data-my-turn="true"]').waitFor({ timeout: 20000 });
   await g.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
   figures.resume.push(Date.now() - t0);
-  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'hôte');
+  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'host');
   assert.equal(await h2.page.locator('[data-point][data-piece]').count(), 4);
   assert.deepEqual(await g.page.evaluate(() => window.__presence), ['here', 'away', 'here']);
   pages = [h2.page, g.page];
@@ -95,7 +98,7 @@ test('a closed host tab reopens into its seat; a new device takes a seat only wh
   await g2.page.locator('[data-standing="knocking"]').waitFor({ timeout: 20000 });
   assert.equal(await g2.page.locator('[data-standing]').count(), 1);
   // One story on the page: not a player, so nobody is « votre adversaire » nor « l'invité ».
-  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'aucune');
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'none');
   await g2.page.locator('[data-presence="player-here"]').waitFor({ timeout: 20000 });
   for (const wrong of ['Votre adversaire', "vous êtes l'invité", 'Quitter le salon']) {
     assert.equal(await g2.page.getByText(wrong).count(), 0, wrong);
@@ -123,7 +126,7 @@ test('a closed host tab reopens into its seat; a new device takes a seat only wh
   await asked.getByRole('button', { name: 'Accepter' }).click();
   await g2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
   await h2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
-  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'invité');
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'guest');
   assert.equal(await g2.page.locator('[data-standing]').count(), 0);
   assert.equal(await boardString(g2.page, 'data-point', 24, 'BR'), await boardString(h2.page, 'data-point', 24, 'BR'));
   pages = [h2.page, g2.page];
@@ -170,7 +173,7 @@ test('one room, one tab per browser; a third visitor sees only a full room; a re
   await screenshot(again.page, 'seats-open-elsewhere-desktop');
   await again.page.close();
   await join(g.page, h.page, link);
-  assert.equal(await g.page.locator('main').getAttribute('data-seat'), 'invité');
+  assert.equal(await g.page.locator('main').getAttribute('data-seat'), 'guest');
   for (const p of [h.page, g.page]) await watchBoard(p);
   await playTurn(h.page, g.page, [`[data-cell="${cell('e5')}"]`], 'data-cell', 81, 'XO');
 
@@ -180,9 +183,25 @@ test('one room, one tab per browser; a third visitor sees only a full room; a re
   await h2.page.getByRole('button', { name: 'Jouer dans cet onglet' }).click();
   await h.page.locator('[data-elsewhere="taken"]').waitFor({ timeout: 20000 });
   await h2.page.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
-  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'hôte');
+  assert.equal(await h2.page.locator('main').getAttribute('data-seat'), 'host');
   await watchBoard(h2.page);
   await playTurn(g.page, h2.page, [`[data-cell="${cell('d5')}"]`], 'data-cell', 81, 'XO');
+
+  // The guest opens the room in a second tab too, and takes it over with a double click: one
+  // room, one socket — the first tab stops, the game goes on in the new one.
+  const gTab = await tab(g.context);
+  const gSockets = [];
+  gTab.page.on('websocket', (ws) => gSockets.push(ws.url()));
+  await gTab.page.goto(link);
+  await gTab.page.locator('[data-elsewhere="busy"]').waitFor();
+  await gTab.page.getByRole('button', { name: 'Jouer dans cet onglet' }).dblclick();
+  await g.page.locator('[data-elsewhere="taken"]').waitFor({ timeout: 20000 });
+  for (const p of [gTab.page, h2.page]) await p.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  assert.equal(await gTab.page.locator('main').getAttribute('data-seat'), 'guest');
+  await watchBoard(gTab.page);
+  await playTurn(h2.page, gTab.page, [`[data-cell="${await freeCell(h2.page)}"]`], 'data-cell', 81, 'XO');
+  assert.deepEqual(gSockets.length, 1, gSockets.join(' '));
+  assert.equal(await h2.page.locator('[data-presence]').getAttribute('data-presence'), 'here');
 
   // A third visitor with the link: the room is full, and that is all the page says.
   const third = await player();
@@ -197,21 +216,31 @@ test('one room, one tab per browser; a third visitor sees only a full room; a re
   await third.context.close();
 
   // A request declined: asking again at once says how long to wait, and the button waits.
-  await h2.page.locator('main[data-my-turn="true"]').waitFor();
-  await g.page.getByRole('button', { name: 'Proposer la nulle' }).click();
+  const gp = gTab.page;
+  await gp.locator('main[data-my-turn="true"]').waitFor();
+  await gp.getByRole('button', { name: 'Proposer la nulle' }).click();
   await h2.page.getByRole('alertdialog').getByRole('button', { name: 'Refuser' }).click();
-  await g.page.getByText('Votre adversaire a refusé : une partie nulle.').waitFor();
-  const draw = g.page.getByRole('button', { name: /^Proposer la nulle/ });
+  await gp.getByText('Votre adversaire a refusé : une partie nulle.').waitFor();
+  const draw = gp.getByRole('button', { name: /^Proposer la nulle/ });
   assert.match(await draw.textContent(), /^Proposer la nulle \((10|9) s\)$/);
   assert.equal(await draw.isDisabled(), true);
-  await g.page.getByRole('button', { name: 'Proposer la nulle', exact: true }).waitFor({ timeout: 15000 });
+  await gp.getByRole('button', { name: 'Proposer la nulle', exact: true }).waitFor({ timeout: 15000 });
+  // « Annuler » likewise, each kind of request with its own wait.
+  await gp.getByRole('button', { name: 'Annuler', exact: true }).click();
+  await h2.page.getByRole('alertdialog').getByRole('button', { name: 'Refuser' }).click();
+  await gp.getByText('Votre adversaire a refusé : annuler le dernier tour.').waitFor();
+  const undo = gp.getByRole('button', { name: /^Annuler/ });
+  assert.match(await undo.textContent(), /^Annuler \((10|9) s\)$/);
+  assert.equal(await undo.isDisabled(), true);
+  assert.equal(await draw.isDisabled(), false, 'the draw does not wait for the undo');
 
-  // The guest closes its tab: the host, alone, replaces its socket; then the relay goes down.
+  // The guest closes its tabs: the host, alone, replaces its socket; then the relay goes down.
   // The page says the relay is unreachable, never that it waits for the other browser.
   await g.page.close();
+  await gp.close();
   await h2.page.locator('[data-presence="away"]').waitFor({ timeout: 20000 });
-  const addr = new URL(relay.url).host;
-  await relay.stop();
+  const addr = new URL(ctx.relay.url).host;
+  await ctx.relay.stop();
   const relayLine = h2.page.locator('[data-relay]', { hasText: 'Le relais est injoignable' });
   await relayLine.waitFor({ timeout: 20000 });
   const seen = new Set();
@@ -221,23 +250,19 @@ test('one room, one tab per browser; a third visitor sees only a full room; a re
   }
   assert.ok(![...seen].some((t) => /Relais joint/.test(t)), [...seen].join(' | '));
   // The relay is back; the guest opens the link again in its browser: its seat, its game.
-  relay = ctx.relay = await startRelay([], addr);
+  ctx.relay = await startRelay([], addr);
   const g2 = await tab(g.context);
   await g2.page.goto(link);
   for (const p of [h2.page, g2.page]) await p.locator('[data-presence="here"]').waitFor({ timeout: 40000 });
-  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'invité');
+  assert.equal(await g2.page.locator('main').getAttribute('data-seat'), 'guest');
   await watchBoard(g2.page);
-  const free = await h2.page.evaluate(() => {
-    const b = Number(document.querySelector('g.playable[data-board]').getAttribute('data-board'));
-    const inBoard = (i) => Math.floor(Math.floor(i / 9) / 3) * 3 + Math.floor((i % 9) / 3) === b;
-    return [...document.querySelectorAll('[data-cell]:not([data-piece])')].map((c) => Number(c.getAttribute('data-cell'))).find(inBoard);
-  });
-  await playTurn(h2.page, g2.page, [`[data-cell="${free}"]`], 'data-cell', 81, 'XO');
+  await g2.page.locator('main[data-my-turn="true"]').waitFor();
+  await playTurn(g2.page, h2.page, [`[data-cell="${await freeCell(g2.page)}"]`], 'data-cell', 81, 'XO');
   // The host met the guest over three sockets; only the connection in use is open.
   const states = await h2.page.evaluate(() => window.__connections.map((c) => c.connectionState));
   assert.ok(states.length >= 2, states.join(','));
   assert.equal(states.filter((s) => s !== 'closed').length, 1, states.join(','));
-  for (const p of [g, g2, h2]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e)), []);
+  for (const p of [g, gTab, g2, h2]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e)), []);
   await h.context.close();
   await g.context.close();
 });
@@ -267,10 +292,51 @@ test('both players reach the relay but their networks block a direct connection:
     assert.equal(await p.locator('[data-presence]').getAttribute('data-presence'), 'blocked');
   }
   await screenshot(g.page, 'seats-blocked-desktop');
-  // « Réessayer » opens a new connection; still blocked, still said.
+  // « Réessayer » really tries again: a new STUN/TURN list and a question to the relay, then a
+  // new socket; once it too has waited without a channel the relay is asked anew — both still in
+  // the room, so still blocked, still said.
+  const asked = [];
+  g.page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === '/ice-servers') asked.push('ice');
+    else if (path.startsWith('/ws/') && r.resourceType() === 'fetch') asked.push('probe');
+  });
+  g.page.on('websocket', () => asked.push('socket'));
+  const socket = g.page.waitForEvent('websocket', { timeout: 10000 });
   await g.page.getByRole('button', { name: 'Réessayer' }).click();
-  await g.page.locator('[data-blocked]').waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
+  await socket;
+  const before = asked.slice(0, asked.indexOf('socket'));
+  assert.ok(before.includes('ice') && before.includes('probe'), asked.join(' '));
+  await g.page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/ws/') && r.request().resourceType() === 'fetch', { timeout: 20000 });
+  assert.deepEqual(asked.slice(asked.indexOf('socket')), ['socket', 'probe']);
   await told(g.page);
+  assert.equal(await g.page.locator('[data-presence]').getAttribute('data-presence'), 'blocked');
+  for (const p of [h, g]) assert.deepEqual(p.errors.filter((e) => !/WebSocket|Failed to load resource/.test(e)), []);
   await h.context.close();
   await g.context.close();
+});
+
+test('a browser that will not keep the seat is told so: the lobby makes no room, the room page warns', async () => {
+  // This browser's storage is full: every localStorage write fails.
+  const full = () => {
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (this === window.localStorage) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return setItem.call(this, key, value);
+    };
+  };
+  const f = await player(DESKTOP, { init: full });
+  await f.page.goto(`${ctx.relay.url}/moulin/distance`);
+  await f.page.getByRole('button', { name: 'Créer le salon' }).click();
+  await f.page.getByRole('alert').getByText("Ce navigateur refuse d'enregistrer votre place", { exact: false }).waitFor();
+  assert.equal(new URL(f.page.url()).pathname, '/moulin/distance', 'no room without its host seat');
+  // As a guest it plays, and reads that closing or reloading the tab would cost it the seat.
+  const h = await player();
+  const { link } = await createRoom(h.page, 'morris');
+  await join(f.page, h.page, link);
+  await f.page.locator('.notice', { hasText: "Ce navigateur n'enregistre pas votre place" }).waitFor();
+  assert.equal(await h.page.locator('.notice', { hasText: "Ce navigateur n'enregistre pas" }).count(), 0);
+  for (const p of [h, f]) assert.deepEqual(p.errors, []);
+  await h.context.close();
+  await f.context.close();
 });

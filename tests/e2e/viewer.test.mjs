@@ -1,37 +1,32 @@
 // History, browsing and the game viewer end to end, in headless Chromium: the history panel of
-// whole hot-seat games of both games against `engine replay`; browsing by click and keys (read
-// only: a click on a past position plays nothing); a remote game browsed while the opponent
-// plays, its transcript exported and verified in `/partie` like `engine verify` — and refused
+// whole hot-seat games of both games against `engine replay`; the last move on the board (Morris:
+// origin, destination, captured point; Méta Morpion: the cell), in its marks and its labels;
+// browsing by click and keys (read only: a click on a past position plays nothing; the turn shown
+// scrolled into the list's view, the page not moved); a remote game browsed while the opponent
+// plays, its transcript exported and verified in `/partie` like `engine verify` (given by the
+// picker and by drag-and-drop) — and refused
 // with one byte changed or two entries swapped, naming the same entry as `engine verify`; a
 // record with an illegal move refused naming its token; a 10 MB junk file refused at once; and
-// the figure: the viewer's verification of a 500-turn Morris transcript (written by
+// the figures: the viewer's verification of a 500-turn Morris transcript and of the largest an
+// honest room writes, both chains full, without freezing the page (written by
 // `cargo build --release -p engine --example long_transcript`; skipped when it is not built).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  startRelay, launchBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
-  ENGINE_BIN, MORRIS_GAME, META_GAME,
+  relayAndBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
+  ENGINE_BIN, MORRIS_GAME, META_GAME, MORRIS_NAMES,
 } from './harness.mjs';
 import { roomKit } from './rooms.mjs';
 
 const LONG = process.env.LONG_TRANSCRIPT_BIN || path.join(path.dirname(ENGINE_BIN), 'examples', 'long_transcript');
-let relay;
-let browser;
 const ctx = {};
 const { player, createRoom, join, watchBoard, clickAt, playTurn } = roomKit(ctx, { connect: [], latency: [] });
 
-before(async () => {
-  relay = ctx.relay = await startRelay();
-  browser = ctx.browser = await launchBrowser();
-});
+relayAndBrowser(ctx);
 
-after(async () => {
-  await browser?.close();
-  await relay?.stop();
-});
 
 const READ_ONLY = 'Vous regardez une position passée : « Retour à la partie » pour jouer.';
 // The turns of the history (`data-ply="0"` is its « Début », the start).
@@ -39,12 +34,12 @@ const TURNS = '[data-ply]:not([data-ply="0"])';
 const historyTexts = (page) => page.locator(TURNS).allTextContents();
 
 async function open(p) {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await ctx.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(relay.url + p);
+  await page.goto(ctx.relay.url + p);
   return { page, context, errors };
 }
 
@@ -53,6 +48,28 @@ async function verdict(page) {
   const v = page.locator('[data-verified]');
   await v.waitFor();
   return { verified: await v.getAttribute('data-verified'), text: await v.textContent(), ms: Number(await v.getAttribute('data-check-ms')) };
+}
+
+/** The last move's marks on the Morris board: { from, to, taken } point names (or null), each
+ * mark counted once, and the labels of those points. */
+async function morrisMarks(page) {
+  return page.evaluate((names) => {
+    const at = (sel) => [...document.querySelectorAll(sel)].map((m) => names[Number(m.closest('[data-point]').dataset.point)]);
+    const one = (sel) => { const a = at(sel); if (a.length > 1) throw new Error(`${a.length} × ${sel}`); return a[0] ?? null; };
+    const marks = { from: one('.from-mark'), to: one('.last-frame'), taken: one('.captured-mark') };
+    const label = (name) => name && document.querySelector(`[data-point="${names.indexOf(name)}"]`).getAttribute('aria-label');
+    return { ...marks, labels: { from: label(marks.from), to: label(marks.to), taken: label(marks.taken) } };
+  }, MORRIS_NAMES);
+}
+
+/** Whether the history item `ply` is inside its list's visible part, and the page's scroll. */
+function inListView(page, ply) {
+  return page.evaluate((ply) => {
+    const item = document.querySelector(`[data-ply="${ply}"]`);
+    const list = item.closest('.turns-scroll');
+    const [a, b] = [item.getBoundingClientRect(), list.getBoundingClientRect()];
+    return { visible: a.top >= b.top - 1 && a.bottom <= b.bottom + 1, overflows: list.scrollHeight > list.clientHeight, pageY: window.scrollY };
+  }, ply);
 }
 
 /** Gives the viewer a file through its picker. */
@@ -69,14 +86,25 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   const tokens = MORRIS_GAME.split(' ');
   assert.deepEqual(await historyTexts(page), tokens);
   assert.equal(engineReplay('morris', (await historyTexts(page)).join(' ')).board, await boardString(page, 'data-point', 24, 'BR'));
-  // The last turn is the current one; the last move is framed on the board.
+  // The last turn is the current one; the last move is on the board: d6-d5xf6, its origin, its
+  // destination and the point it captured, each marked and said.
   assert.equal(await page.locator('[data-ply][aria-current]').getAttribute('data-ply'), String(tokens.length));
-  assert.equal(await page.locator('.last-frame').count(), 1);
+  assert.deepEqual(await morrisMarks(page), {
+    from: 'd6', to: 'd5', taken: 'f6',
+    labels: { from: 'd6 : vide, départ du dernier coup', to: 'd5 : pion bleu, dernier coup', taken: 'f6 : vide, pion capturé au dernier coup' },
+  });
 
-  // A click on turn 5 shows the position after it, read-only.
+  // A click on turn 7 (c5xa4) shows the position after it, with its marks; then turn 5.
+  await page.locator('[data-ply="7"]').click();
+  await page.locator('[data-browsing="7"]').waitFor();
+  assert.deepEqual(await morrisMarks(page), {
+    from: null, to: 'c5', taken: 'a4',
+    labels: { from: null, to: 'c5 : pion bleu, dernier coup', taken: 'a4 : vide, pion capturé au dernier coup' },
+  });
   await page.locator('[data-ply="5"]').click();
   await page.locator('[data-browsing="5"]').waitFor();
   assert.equal(await boardString(page, 'data-point', 24, 'BR'), engineReplay('morris', tokens.slice(0, 5).join(' ')).board);
+  assert.equal((await morrisMarks(page)).to, tokens[4]);
   await screenshot(page, 'history-morris-browsing-desktop');
   // Keys outside the board: ← → Home End.
   await page.keyboard.press('ArrowLeft');
@@ -97,6 +125,26 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   await page.keyboard.press('End');
   await page.locator('[data-browsing]').waitFor({ state: 'detached' });
   assert.equal(engineReplay('morris', MORRIS_GAME).board, await boardString(page, 'data-point', 24, 'BR'));
+  // The list scrolls from its end, live play's; Home brings « Début » into its view, and the
+  // page does not move. End brings the last turn back.
+  await page.evaluate(() => { document.querySelector('.turns-scroll').scrollTop = 0; });
+  const atEnd = await inListView(page, 0);
+  assert.deepEqual([atEnd.overflows, atEnd.visible], [true, false], 'the start is out of the list\'s view');
+  await page.keyboard.press('Home');
+  await page.locator('[data-browsing="0"]').waitFor();
+  await page.waitForFunction(() => {
+    const [a, b] = [document.querySelector('[data-ply="0"]'), document.querySelector('.turns-scroll')].map((e) => e.getBoundingClientRect());
+    return a.top >= b.top - 1;
+  }, null, { timeout: 5000 });
+  assert.deepEqual(await inListView(page, 0), { visible: true, overflows: true, pageY: atEnd.pageY });
+  assert.equal((await inListView(page, tokens.length)).visible, false);
+  await page.keyboard.press('End');
+  await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+  await page.waitForFunction((n) => {
+    const [a, b] = [document.querySelector(`[data-ply="${n}"]`), document.querySelector('.turns-scroll')].map((e) => e.getBoundingClientRect());
+    return a.bottom <= b.bottom + 1;
+  }, tokens.length, { timeout: 5000 });
+  assert.deepEqual(await inListView(page, tokens.length), { visible: true, overflows: true, pageY: atEnd.pageY });
   await page.locator('[data-ply="2"]').click();
   await page.getByRole('button', { name: 'Retour à la partie' }).click();
   await page.locator('[data-browsing]').waitFor({ state: 'detached' });
@@ -119,10 +167,21 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   for (const name of META_GAME.split(' ')) await m.page.locator(`[data-cell="${cell(name)}"]`).click();
   await m.page.locator('[data-status="won"]').waitFor();
   assert.deepEqual(await historyTexts(m.page), META_GAME.split(' '));
+  // The last move, f4, framed and said; then, browsing, the shown position's last move.
+  const metaTokens = META_GAME.split(' ');
+  const framed = () => m.page.evaluate(() => [...document.querySelectorAll('[data-cell]')]
+    .filter((c) => c.querySelector('.last-frame')).map((c) => [Number(c.dataset.cell), c.getAttribute('aria-label')]));
+  const lastCell = (n) => cell(metaTokens[n - 1]);
+  let marks = await framed();
+  assert.deepEqual(marks.map(([c]) => c), [lastCell(metaTokens.length)]);
+  assert.match(marks[0][1], /^f4 \(grille .* : .*, dernier coup$/);
   await m.page.locator('[data-ply="10"]').click();
   await m.page.keyboard.press('ArrowRight');
   await m.page.locator('[data-browsing="11"]').waitFor();
   assert.equal(await boardString(m.page, 'data-cell', 81, 'XO'), engineReplay('meta', META_GAME.split(' ').slice(0, 11).join(' ')).cells);
+  marks = await framed();
+  assert.deepEqual(marks.map(([c]) => c), [lastCell(11)]);
+  assert.match(marks[0][1], new RegExp(`^${metaTokens[10]} \\(grille .* : .*, dernier coup$`));
   assert.deepEqual(m.errors, []);
   await m.context.close();
 });
@@ -176,6 +235,25 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   assert.match(await g.page.locator('.room-games').textContent(), /Partie 1 : l'hôte joue bleu, l'invité rouge — en cours, 6 tours\./);
   await screenshot(g.page, 'viewer-transcript-desktop');
 
+  // Dropped on the page, the same file: the zone shows it is a target while it is dragged over,
+  // and the drop is the page's (the browser does not open the file).
+  await giveFile(g.page, 'junk.txt', 'not a game');
+  await g.page.locator('[data-verified="false"]').waitFor();
+  await g.page.evaluate((text) => {
+    window.testDrop = new DataTransfer();
+    window.testDrop.items.add(new File([text], 'dropped.transcript', { type: 'text/plain' }));
+    document.querySelector('.drop').dispatchEvent(new DragEvent('dragover', { dataTransfer: window.testDrop, bubbles: true, cancelable: true }));
+  }, transcript);
+  await g.page.locator('.drop.over').waitFor();
+  const taken = await g.page.evaluate(() => !document.querySelector('.drop p')
+    .dispatchEvent(new DragEvent('drop', { dataTransfer: window.testDrop, bubbles: true, cancelable: true })));
+  assert.ok(taken, 'the page cancels the drop');
+  await g.page.locator('.hint:has-text("Fichier : dropped.transcript")').waitFor();
+  v = await verdict(g.page);
+  assert.equal(v.verified, 'true', v.text);
+  assert.equal(await g.page.locator('.drop.over').count(), 0);
+  assert.deepEqual(await historyTexts(g.page), tokens.slice(0, 6));
+
   // Tampered copies: refused naming the entry `engine verify` names.
   const lines = transcript.split('\n');
   const flip = [...lines];
@@ -214,7 +292,27 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   await g.context.close();
 });
 
-test('the viewer verifies a 500-turn Morris transcript in the page (figure)', async (t) => {
+/** Gives the viewer a file built in the page, so that handing the bytes over is not timed: the
+ * longest the page stayed busy while it checked it (the largest gap between 10 ms timers). */
+async function giveFileTimed(page, name, text) {
+  await page.evaluate((t) => { window.testText = t; }, text);
+  await page.evaluate((name) => {
+    window.testGap = 0;
+    let last = performance.now();
+    window.testProbe = setInterval(() => {
+      const now = performance.now();
+      window.testGap = Math.max(window.testGap, now - last);
+      last = now;
+    }, 10);
+    const files = new DataTransfer();
+    files.items.add(new File([window.testText], name, { type: 'text/plain' }));
+    const input = document.querySelector('[data-file]');
+    input.files = files.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, name);
+}
+
+test('the viewer verifies a 500-turn Morris transcript and a full room in the page without freezing it (figures)', async (t) => {
   if (!existsSync(LONG)) {
     t.skip(`${LONG} is not built: cargo build --release -p engine --example long_transcript`);
     return;
@@ -233,6 +331,25 @@ test('the viewer verifies a 500-turn Morris transcript in the page (figure)', as
   }
   assert.equal(await page.locator(TURNS).count(), 500);
   console.log(`# viewer: 500-turn Morris transcript (${transcript.length} B, ${transcript.split('\n').length - 5} entries) verified in the page in ${times.map((x) => x.toFixed(0)).join(', ')} ms`);
+
+  // The largest transcript an honest room writes: both chains full (10 000 entries each), some
+  // forty 500-turn games. The page says how far the check is and stays responsive throughout.
+  const full = execFileSync(LONG, ['--full'], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16e6 }).toString();
+  const entries = full.split('\n').length - 5;
+  assert.ok(entries >= 19_990, `${entries} entries`);
+  await giveFileTimed(page, 'full.transcript', full);
+  const checking = page.locator('[data-checking]');
+  await checking.waitFor();
+  assert.equal(await checking.textContent(), 'Vérification du transcript…');
+  const v = await verdict(page);
+  assert.equal(v.verified, 'true', v.text);
+  await checking.waitFor({ state: 'detached' });
+  const gap = await page.evaluate(() => { clearInterval(window.testProbe); return window.testGap; });
+  console.log(`# viewer: a full room (${full.length} B, ${entries} entries) verified in the page in ${v.ms.toFixed(0)} ms, the page never busy for more than ${gap.toFixed(0)} ms at a time`);
+  // Checked at once it kept the page busy for its whole duration (4 MB: 3.3 to 4.7 s).
+  assert.ok(gap < 1000, `the page was busy for ${gap} ms at a time`);
+  assert.ok(v.ms > 4 * gap, `${v.ms} ms in all, ${gap} ms at a time`);
+  assert.equal(await page.locator('.room-games li').count(), 40);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -25,7 +25,7 @@ SYSTEM_TOOLS=(bash env cat cp mv rm mkdir ln chmod touch ls head tail cut tr wc 
 
 # The files the set-up scripts read; the scripts write node_modules/, target/ and client/dist in
 # the copy.
-COPIED=(scripts Cargo.lock client/static client/worker/src/entry.js client/tools/package.json
+COPIED=(scripts Cargo.lock client/static client/i18n client/worker/src/entry.js client/tools/package.json
     client/tools/package-lock.json
     tests/e2e/package.json tests/e2e/package-lock.json)
 
@@ -180,21 +180,24 @@ expect_calls \
     "esbuild */worker-entry.js --bundle --minify *" \
     "cargo build --release -p signaling" \
     "signaling --static-dir repo/client/dist --addr 127.0.0.1:0"
-expect_output stdout "the other pages' initial wasm + JS (client): * B gzipped, within its budget of 250000 B (*%)"
-expect_output stdout "the rooms' initial wasm + JS (remote): * B gzipped, within its budget of 250000 B (*%)"
+for lang in fr en; do
+    expect_output stdout "the other pages' initial wasm + JS + $lang texts (client): * B gzipped, within its budget of 250000 B (*%)"
+    expect_output stdout "the rooms' initial wasm + JS + $lang texts (remote): * B gzipped, within its budget of 250000 B (*%)"
+done
 expect_output stdout "worker wasm: * B gzipped, within its budget of 120000 B (*%)"
 expect_file repo/client/dist/index.html
 # Every file index.html names is in client/dist.
-for named in $(grep -o '[a-z]*-[0-9a-f]\{16\}' "$M/repo/client/dist/index.html" 2>/dev/null | sort -u); do
+for named in $(grep -o '[a-z-]*-[0-9a-f]\{16\}' "$M/repo/client/dist/index.html" 2>/dev/null | sort -u); do
     case $named in
     style-*) expect_file "repo/client/dist/$named.css" ;;
+    *-fr-* | *-en-*) expect_file "repo/client/dist/$named.txt" ;; # a bundle's texts
     *)
         expect_file "repo/client/dist/$named.js"
         expect_file "repo/client/dist/${named}_bg.wasm"
         ;;
     esac
 done
-for bundle in client remote worker style; do
+for bundle in client remote worker style client-fr client-en remote-fr remote-en; do
     grep -q "\"/\{0,1\}$bundle-[0-9a-f]\{16\}" "$M/repo/client/dist/index.html" 2>/dev/null ||
         PROBLEMS+=("index.html does not name the $bundle files")
 done
@@ -283,8 +286,10 @@ verdict "a user without sudo: says root is needed, in which step"
 new_machine over-budget
 run_script REHEARSAL_WASM_BYTES=260000 scripts/build-client.sh
 expect_status 1
-expect_output stderr "error: the other pages' initial wasm + JS (client): * B gzipped, over its budget of 250000 B by * B"
-expect_output stderr "error: the rooms' initial wasm + JS (remote): * B gzipped, over its budget of 250000 B by * B"
+for lang in fr en; do
+    expect_output stderr "error: the other pages' initial wasm + JS + $lang texts (client): * B gzipped, over its budget of 250000 B by * B"
+    expect_output stderr "error: the rooms' initial wasm + JS + $lang texts (remote): * B gzipped, over its budget of 250000 B by * B"
+done
 expect_output stderr "error: worker wasm: * B gzipped, over its budget of 120000 B by * B"
 expect_output stderr "error: the client is over its size budget (see above) (step « Size budget *»)"
 verdict "a client over its size budget: build-client.sh (and so test.sh) fails"
