@@ -104,7 +104,8 @@ pub struct HistoryView {
     pub pending: Option<String>,
     /// The ply the board shows (the last one when live).
     pub current: usize,
-    /// A past position is shown: « Position après le tour 12 (Bleu : d6xb4) », read-only.
+    /// A past position is shown (read-only): which one, as « Position après le tour 12
+    /// (Bleu : d6xb4) ».
     pub browsing: Option<String>,
 }
 
@@ -277,7 +278,7 @@ mod tests {
         assert_eq!(v.current, 3);
         assert_eq!(
             v.browsing.as_deref(),
-            Some("Position après le tour 3 (Bleu : d7) : lecture seule.")
+            Some("Position après le tour 3 (Bleu : d7)")
         );
     }
 }

@@ -64,12 +64,12 @@ pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>) -> Html {
 /// Above the board while a past position is shown: what it is, and the way back.
 #[inline(never)]
 pub fn browsing_banner(v: &HistoryView, on_nav: &Callback<Nav>) -> Html {
-    let Some(text) = v.browsing.clone() else {
+    let Some(position) = &v.browsing else {
         return Html::default();
     };
     html! {
         <div class="browse-banner" data-browsing={v.current.to_string()} role="status">
-            <span>{ text }</span>
+            <span>{ t::browsing_read_only(position) }</span>
             <button type="button" class="button" onclick={on_nav.reform(|_: MouseEvent| Nav::Live)}>
                 { words(t::back_to_game()) }</button>
         </div>

@@ -220,12 +220,7 @@ pub fn ViewerPage() -> Html {
     let history = m.history();
     let status = m.shown().map(|g| {
         let text = match history.as_ref().and_then(|h| h.browsing.clone()) {
-            Some(b) => {
-                b.trim_end_matches(t::read_only_tail())
-                    .trim_end()
-                    .to_string()
-                    + "."
-            }
+            Some(position) => t::position_shown(&position),
             None => match g.outcome() {
                 Some(o) => crate::model::text::result(o, 0),
                 None => t::record_end(&g.turns().to_string()),
