@@ -215,3 +215,61 @@ fn a_catalogue_of_another_build_is_refused_and_the_texts_stay() {
         read("fr").iter().filter(|e| e.section != "page").count()
     );
 }
+
+/// What `scripts/catalogue.awk` prints for `lang`'s sections `want` (with `json`, as the inside
+/// of a JSON object).
+fn awk(lang: &str, want: &str, json: bool) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::process::Command::new("awk")
+        .arg("-v")
+        .arg(format!("want= {want} "))
+        .arg("-v")
+        .arg(format!("json={}", u8::from(json)))
+        .arg("-f")
+        .arg(root.join("scripts/catalogue.awk"))
+        .arg(root.join(format!("client/i18n/{lang}.txt")))
+        .output()
+        .expect("awk runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_build_script_reads_the_catalogues_as_the_client_does() {
+    // scripts/build-client.sh writes each bundle's texts with catalogue.awk; the client numbers
+    // them with catalogue.rs (client/build.rs). Both must read every line the same way.
+    for lang in ["fr", "en"] {
+        let entries = read(lang);
+        for (bundle, own) in [("client", "local"), ("remote", "room")] {
+            let expected: Vec<&str> = entries
+                .iter()
+                .filter(|e| e.section == "common" || e.section == own)
+                .map(|e| e.value.as_str())
+                .collect();
+            let printed = awk(lang, &format!("common {own}"), false);
+            assert_eq!(
+                printed.lines().collect::<Vec<_>>(),
+                expected,
+                "{lang}, {bundle}"
+            );
+        }
+        let page: Vec<String> = entries
+            .iter()
+            .filter(|e| e.section == "page")
+            .map(|e| {
+                let text = e
+                    .value
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"")
+                    .replace('<', "\\u003c");
+                format!("\"{}\":\"{text}\"", e.key)
+            })
+            .collect();
+        assert!(!page.is_empty(), "{lang}: index.html has texts");
+        assert_eq!(awk(lang, "page", true), page.join(","), "{lang}, page");
+    }
+}

@@ -207,8 +207,6 @@ pub(super) struct VoidEntry {
     pub why: Void,
     /// A crossing excuses it (see [`excused`]).
     pub excused: bool,
-    /// Its seat's colour in the game it was written in.
-    pub player: crate::Player,
 }
 
 /// Folds a whole transcript (offline verification), one entry at a time so that a page can
@@ -238,14 +236,12 @@ impl FoldAll {
 
     /// Folds `e`, the next entry in the chains' fold order.
     pub fn push(&mut self, chains: &Chains, e: &Entry) {
-        let player = self.room.player_of(e.seat());
-        self.players.push(player);
+        self.players.push(self.room.player_of(e.seat()));
         if let Err(why) = apply(&mut self.room, chains, e, [usize::MAX; 2]) {
             self.voids.push(VoidEntry {
                 index: self.folded,
                 why,
                 excused: excused(chains, e),
-                player,
             });
         }
         self.folded += 1;

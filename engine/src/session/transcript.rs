@@ -411,7 +411,7 @@ impl Verifier {
             .map(|v| Breach {
                 entry: v.index,
                 seat: entries[v.index].seat(),
-                player: v.player,
+                player: players[v.index],
                 why: v.why,
             })
             .collect();
