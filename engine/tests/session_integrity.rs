@@ -699,7 +699,7 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 /// Random games whose last entries cross both ways, each delivered in up to `orders_per_game`
 /// different orders: every order in which each side may receive the other's crossing entries
 /// (each side's arrivals permuted; what they send back comes after). All must end in one room,
-/// the same on both sides. Returns the games with crossing entries and the distinct orders run.
+/// the same on both sides and the same as the exported transcript's. Returns the games with crossing entries and the distinct orders run.
 fn converge(games: usize, orders_per_game: usize, seed: u64) -> (usize, usize) {
     let mut rng = Rng(seed);
     let (mut crossed, mut orders) = (0, 0);
@@ -744,6 +744,9 @@ fn converge(games: usize, orders_per_game: usize, seed: u64) -> (usize, usize) {
             order.settle();
             assert!(order.in_sync(), "the two sides disagree");
             let room = order.host().room().clone();
+            // Folded entry by entry as they came (fold.rs), it is the room the whole
+            // transcript folds to from the start.
+            assert_eq!(verify(&order, Seat::Host).room, room, "incremental fold");
             match &end {
                 None => end = Some(room),
                 Some(first) => assert_eq!(first, &room, "another order, another room"),

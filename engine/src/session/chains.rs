@@ -450,12 +450,6 @@ impl Chains {
         limits
     }
 
-    /// True when the other seat holds an entry that `e` had not seen and that had not seen `e`:
-    /// the two crossed on the way.
-    pub fn crossed(&self, e: &Entry) -> bool {
-        self.crossing_within(e, [usize::MAX; 2]).next().is_some()
-    }
-
     /// The entries of the other seat `e` crossed, among the first `limits` of each seat: those
     /// it had not seen, written before they saw it.
     pub fn crossing_within(&self, e: &Entry, limits: [usize; 2]) -> impl Iterator<Item = &Entry> {

@@ -3,9 +3,11 @@
 //! that a session reports what a new entry changed instead of comparing states.
 //!
 //! New entries almost always fold after everything already folded: they are applied to the
-//! current room and nothing else runs. When one folds earlier, or crossed an entry already
+//! current room and nothing else runs. When one folds earlier, or crossed a decision already
 //! folded (it may void a decision that did not see it), the fold starts again from the beginning
-//! and only the entries whose effect changed are reported.
+//! and only the entries whose effect changed are reported. A decision's own account
+//! ([`own_account`]) reads only entries it had seen and its own seat's earlier ones, all held
+//! when it was folded: a new entry changes it through a crossing alone.
 
 use super::chains::{is_decision, Chains};
 use super::room::{Room, RoomEvent, Void, CLAIM_MS, PROPOSAL_MS};
@@ -152,8 +154,14 @@ impl Fold {
             .zip(&merged)
             .take_while(|(d, e)| (d.seat, d.seq) == (e.seat(), e.seq()))
             .count();
-        // A new entry that crossed one already folded may void a decision folded before it.
-        if merged[kept..].iter().any(|e| chains.crossed(e)) {
+        // A new entry that crossed a decision already folded may void it (`apply`): only a
+        // decision's result depends on what crossed it, so only then does the fold start again.
+        let crossed_decision = |e: &Entry| {
+            chains
+                .crossing_within(e, [usize::MAX; 2])
+                .any(|other| is_decision(&other.body))
+        };
+        if merged[kept..].iter().any(|e| crossed_decision(e)) {
             kept = 0;
         }
         let mut changes = Vec::new();
