@@ -255,7 +255,7 @@ impl Shared {
         };
         let mut going_on = false;
         s.update(|s, st| {
-            if let Some(i) = st.peers.iter().position(|p| p.key == key) {
+            if let Some(i) = st.index_of(key) {
                 if ok {
                     f(s, st, i);
                     going_on = true;
@@ -363,7 +363,7 @@ impl Shared {
     }
 
     fn describe_key(&self, st: &mut State, key: u32) {
-        if let Some(i) = st.peers.iter().position(|p| p.key == key) {
+        if let Some(i) = st.index_of(key) {
             self.describe(st, i);
         }
     }
@@ -390,7 +390,7 @@ impl Shared {
     }
 
     fn state_changed(&self, st: &mut State, key: u32) {
-        let Some(i) = st.peers.iter().position(|p| p.key == key) else {
+        let Some(i) = st.index_of(key) else {
             return;
         };
         let conn = &st.peers[i].conn;
@@ -402,7 +402,7 @@ impl Shared {
     }
 
     fn end_key(&self, st: &mut State, key: u32) {
-        if let Some(i) = st.peers.iter().position(|p| p.key == key) {
+        if let Some(i) = st.index_of(key) {
             self.end(st, i);
         }
     }
@@ -448,6 +448,11 @@ impl Shared {
 }
 
 impl State {
+    /// Where the peer whose connection is numbered `key` is, if it is still there.
+    fn index_of(&self, key: u32) -> Option<usize> {
+        self.peers.iter().position(|p| p.key == key)
+    }
+
     fn opened(&mut self, key: u32) {
         if let Some(p) = self.peers.iter_mut().find(|p| p.key == key && !p.open) {
             p.open = true;
