@@ -549,8 +549,17 @@ fn outlived(proposer: &[Held], late: &Held, answer: &Held) -> bool {
     let Body::Reply { proposal, .. } = answer.entry.body else {
         return false;
     };
-    proposer.get(proposal as usize).is_some_and(|p| {
-        matches!(p.entry.body, Body::Propose(_))
-            && late.entry.header.time > p.entry.header.time.saturating_add(PROPOSAL_MS)
+    after_life(
+        proposer.get(proposal as usize).map(|p| &p.entry),
+        &late.entry,
+    )
+}
+
+/// True when `proposal` is a proposal and `late`, an entry of its chain, is dated after its
+/// life ([`PROPOSAL_MS`], both times the proposer's own): an answer may have come in that life.
+pub(super) fn after_life(proposal: Option<&Entry>, late: &Entry) -> bool {
+    proposal.is_some_and(|p| {
+        matches!(p.body, Body::Propose(_))
+            && late.header.time > p.header.time.saturating_add(PROPOSAL_MS)
     })
 }

@@ -9,8 +9,8 @@
 //! ([`own_account`]) reads only entries it had seen and its own seat's earlier ones, all held
 //! when it was folded: a new entry changes it through a crossing alone.
 
-use super::chains::{is_decision, Chains};
-use super::room::{Room, RoomEvent, Void, CLAIM_MS, PROPOSAL_MS};
+use super::chains::{after_life, is_decision, Chains};
+use super::room::{Room, RoomEvent, Void, CLAIM_MS};
 use super::wire::{Body, Entry, Seat};
 use std::collections::BTreeMap;
 
@@ -77,8 +77,8 @@ fn apply(
 
 /// True when `other`, an entry of the other seat that the decision `e` crossed, makes it void.
 /// Any entry refutes a claim of absence: its writer was there. An answer is refuted by what the
-/// proposer wrote within the proposal's life ([`PROPOSAL_MS`], both times the proposer's own):
-/// a real race, which the proposer's move or withdrawal wins. Not by a hand-over, which says
+/// proposer wrote within the proposal's life (not [`after_life`], both times the proposer's
+/// own): a real race, which the proposer's move or withdrawal wins. Not by a hand-over, which says
 /// nothing about the game, nor by an entry dated after that life: the answer may have come in
 /// it, and folds before such entries (`chains::outlived`).
 fn refutes(chains: &Chains, e: &Entry, other: &Entry) -> bool {
@@ -88,10 +88,7 @@ fn refutes(chains: &Chains, e: &Entry, other: &Entry) -> bool {
     if matches!(other.body, Body::Handover { .. }) {
         return false;
     }
-    chains.get(other.seat(), proposal).is_none_or(|p| {
-        !matches!(p.body, Body::Propose(_))
-            || other.header.time <= p.header.time.saturating_add(PROPOSAL_MS)
-    })
+    !after_life(chains.get(other.seat(), proposal), other)
 }
 
 /// What an entry's own account says against it, whatever it declares it had seen — a fault,
@@ -227,8 +224,6 @@ pub(super) struct FoldAll {
     pub voids: Vec<VoidEntry>,
     /// Each folded entry's seat's colour in the game it was written in.
     pub players: Vec<crate::Player>,
-    /// How many are folded.
-    pub folded: usize,
 }
 
 impl FoldAll {
@@ -238,20 +233,24 @@ impl FoldAll {
             room: Room::new(),
             voids: Vec::new(),
             players: Vec::new(),
-            folded: 0,
         }
     }
 
     /// Folds `e`, the next entry in the chains' fold order.
     pub fn push(&mut self, chains: &Chains, e: &Entry) {
+        let index = self.folded();
         self.players.push(self.room.player_of(e.seat()));
         if let Err(why) = apply(&mut self.room, chains, e, [usize::MAX; 2]) {
             self.voids.push(VoidEntry {
-                index: self.folded,
+                index,
                 why,
                 excused: excused(chains, e),
             });
         }
-        self.folded += 1;
+    }
+
+    /// How many are folded.
+    pub fn folded(&self) -> usize {
+        self.players.len()
     }
 }
