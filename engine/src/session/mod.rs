@@ -289,16 +289,16 @@ impl Session {
 
     /// When the other seat's reservation ends, while it is away.
     pub fn reserved_until(&self) -> Option<u64> {
+        let Presence::Away { since } = self.presence else {
+            return None;
+        };
         let (me, other) = (self.seat, self.seat.other());
         // Never before the room lets a claim stand (our clock is the one it counts with).
         let floor = self
             .chains
             .absent_since(me, self.chains.len(me), self.chains.len(other))
             .map_or(0, |t| t + room::CLAIM_MS);
-        match self.presence {
-            Presence::Away { since } => Some((since + self.config.reservation_ms).max(floor)),
-            _ => None,
-        }
+        Some((since + self.config.reservation_ms).max(floor))
     }
 
     /// Our open proposal with its deadline, and the other side's with ours to answer it.

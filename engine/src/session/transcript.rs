@@ -239,13 +239,32 @@ pub struct Verifier {
     failed: Option<VerifyError>,
 }
 
+/// An error of the file as a whole (or of its header), not of one entry.
+fn header(message: &str) -> VerifyError {
+    VerifyError {
+        entry: 0,
+        message: message.to_string(),
+    }
+}
+
+/// The line of `text` that starts at `at`, before `end`; `next` becomes where the one after it
+/// starts (`None` after the last).
+fn next_line<'a>(text: &'a str, at: usize, end: usize, next: &mut Option<usize>) -> &'a str {
+    match text[at..end].find('\n') {
+        Some(n) => {
+            *next = Some(at + n + 1);
+            &text[at..at + n]
+        }
+        None => {
+            *next = None;
+            &text[at..end]
+        }
+    }
+}
+
 impl Verifier {
     /// Reads the four header lines; the entries are checked by [`Verifier::step`].
     pub fn new(text: String) -> Result<Verifier, VerifyError> {
-        let header = |message: &str| VerifyError {
-            entry: 0,
-            message: message.to_string(),
-        };
         let end = text
             .strip_suffix('\n')
             .ok_or_else(|| header("the file must end with a newline"))?
@@ -254,17 +273,7 @@ impl Verifier {
         let mut head = Vec::with_capacity(HEADER_LINES);
         while head.len() < HEADER_LINES {
             let Some(at) = next else { break };
-            let line = match text[at..end].find('\n') {
-                Some(n) => {
-                    next = Some(at + n + 1);
-                    &text[at..at + n]
-                }
-                None => {
-                    next = None;
-                    &text[at..end]
-                }
-            };
-            head.push(line);
+            head.push(next_line(&text, at, end, &mut next));
         }
         if head.len() < HEADER_LINES || head[0] != MAGIC {
             return Err(header("not a moulin transcript (v1)"));
@@ -312,7 +321,7 @@ impl Verifier {
     /// The work done and the whole work, in entries: each is read (its signature and links
     /// checked), then folded through the rules.
     pub fn progress(&self) -> (usize, usize) {
-        let folded = self.fold.as_ref().map_or(0, |f| f.folded);
+        let folded = self.fold.as_ref().map_or(0, FoldAll::folded);
         (self.entries.len() + folded, 2 * self.lines)
     }
 
@@ -334,16 +343,7 @@ impl Verifier {
         while let Some(at) = self.next {
             let i = self.entries.len();
             let bad = |message: String| VerifyError { entry: i, message };
-            let line = match self.text[at..self.end].find('\n') {
-                Some(n) => {
-                    self.next = Some(at + n + 1);
-                    &self.text[at..at + n]
-                }
-                None => {
-                    self.next = None;
-                    &self.text[at..self.end]
-                }
-            };
+            let line = next_line(&self.text, at, self.end, &mut self.next);
             let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
             let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
             match self.chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
@@ -359,10 +359,7 @@ impl Verifier {
         }
         if self.fold.is_none() {
             if self.entries.is_empty() {
-                return Err(VerifyError {
-                    entry: 0,
-                    message: "no entries".into(),
-                });
+                return Err(header("no entries"));
             }
             // One order: the fold order, so that two files never tell one game.
             let merged = self.chains.merged();
@@ -384,9 +381,9 @@ impl Verifier {
             self.fold = Some(FoldAll::new());
         }
         let fold = self.fold.as_mut().expect("set above");
-        while let Some(e) = self.entries.get(fold.folded) {
+        while let Some(e) = self.entries.get(fold.folded()) {
             fold.push(&self.chains, e);
-            if fold.folded < self.entries.len() && stop() {
+            if fold.folded() < self.entries.len() && stop() {
                 return Ok(false);
             }
         }
@@ -397,10 +394,6 @@ impl Verifier {
     /// [`Verifier::step`] has not checked yet).
     pub fn finish(mut self) -> Result<Verified, VerifyError> {
         self.step(&mut || false)?;
-        let header = |message: &str| VerifyError {
-            entry: 0,
-            message: message.to_string(),
-        };
         let fold = self.fold.expect("every entry is folded");
         let (room, voids, players) = (fold.room, fold.voids, fold.players);
         let entries = self.entries;
