@@ -268,18 +268,17 @@ impl Shared {
     }
 
     fn relay_said(&self, st: &mut State, event: Event) {
-        let found = |st: &State, id| st.peers.iter().position(|p| p.id == id);
         match event {
             Event::IdAssigned(_) => st.admitted = true,
             Event::NewPeer(id) => self.add_peer(st, id, None),
             Event::PeerLeft(id) => {
-                if let Some(i) = found(st, id) {
+                if let Some(i) = st.index_of_id(id) {
                     self.end(st, i);
                 }
             }
             Event::Signal(id, Signal::Offer(sdp)) => self.add_peer(st, id, Some(sdp)),
             Event::Signal(id, Signal::Answer(sdp)) => {
-                if let Some(p) = found(st, id).map(|i| &mut st.peers[i]) {
+                if let Some(p) = st.index_of_id(id).map(|i| &mut st.peers[i]) {
                     if p.offerer && !p.answered {
                         p.answered = true;
                         spawn_local(accept(self.me.clone(), p.key, p.conn.clone(), sdp));
@@ -289,7 +288,7 @@ impl Shared {
             Event::Signal(id, Signal::IceCandidate(json)) => {
                 // The JSON of an `RTCIceCandidateInit`; `null` (no more candidates) needs nothing.
                 let candidate = JSON::parse(&json).ok().filter(JsValue::is_object);
-                if let (Some(i), Some(c)) = (found(st, id), candidate) {
+                if let (Some(i), Some(c)) = (st.index_of_id(id), candidate) {
                     let p = &mut st.peers[i];
                     if p.remote_set {
                         add_candidate(&p.conn, &c);
@@ -303,7 +302,7 @@ impl Shared {
 
     /// A connection to a new peer: we offer it (`offer` is `None`), or answer its offer.
     fn add_peer(&self, st: &mut State, id: PeerId, offer: Option<String>) {
-        if st.closed || st.peers.len() >= MAX_PEERS || st.peers.iter().any(|p| p.id == id) {
+        if st.closed || st.peers.len() >= MAX_PEERS || st.index_of_id(id).is_some() {
             return;
         }
         let Ok(conn) = RtcPeerConnection::new_with_configuration(self.config.unchecked_ref())
@@ -453,8 +452,17 @@ impl State {
         self.peers.iter().position(|p| p.key == key)
     }
 
+    /// Where the peer the relay calls `id` is, if it is there.
+    fn index_of_id(&self, id: PeerId) -> Option<usize> {
+        self.peers.iter().position(|p| p.id == id)
+    }
+
     fn opened(&mut self, key: u32) {
-        if let Some(p) = self.peers.iter_mut().find(|p| p.key == key && !p.open) {
+        if let Some(p) = self
+            .index_of(key)
+            .map(|i| &mut self.peers[i])
+            .filter(|p| !p.open)
+        {
             p.open = true;
             let id = p.id;
             self.events.push_back(LinkEvent::Peer(id, true));
@@ -462,7 +470,7 @@ impl State {
     }
 
     fn received(&mut self, key: u32, e: JsValue) {
-        let Some(id) = self.peers.iter().find(|p| p.key == key).map(|p| p.id) else {
+        let Some(id) = self.index_of(key).map(|i| self.peers[i].id) else {
             return;
         };
         if let Ok(data) = e
