@@ -131,7 +131,7 @@ impl Viewer {
         match event {
             Event::Open { text, name } => {
                 self.name = name;
-                self.open(&text);
+                self.open(text);
             }
             Event::TooBig { bytes, name } => {
                 self.name = Some(name);
@@ -147,7 +147,7 @@ impl Viewer {
             Event::Kind(kind) => {
                 self.kind = kind;
                 if let Some(text) = self.unnamed.take() {
-                    self.open(&text);
+                    self.open(text);
                 }
             }
             Event::History(nav) => {
@@ -209,7 +209,8 @@ impl Viewer {
         });
     }
 
-    fn open(&mut self, text: &str) {
+    /// Owns the text: a transcript (up to [`MAX_BYTES`]) goes to the verifier without a copy.
+    fn open(&mut self, text: String) {
         self.unnamed = None;
         self.checking = None;
         self.browse = Browse::default();
@@ -231,7 +232,7 @@ impl Viewer {
                 Text::new(move || t::record_too_big(&size, &(MAX_RECORD_BYTES / 1000).to_string())),
             )
         } else {
-            self.open_record(text)
+            self.open_record(&text)
         }
     }
 
@@ -321,10 +322,10 @@ impl Viewer {
     }
 
     /// Starts checking a transcript: its header at once, its entries by [`Viewer::check`].
-    fn open_transcript(&mut self, text: &str) {
+    fn open_transcript(&mut self, text: String) {
         self.game = None;
         self.verdict = None;
-        match Verifier::new(text.to_string()) {
+        match Verifier::new(text) {
             Ok(v) => self.checking = Some(v),
             Err(e) => self.verified(Err(e)),
         }
