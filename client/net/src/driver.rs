@@ -12,7 +12,9 @@
 //! is dropped and reopened; one that never met the peer waits [`LONELY_MS`]. A new peer in the
 //! room replaces the one we had (a room holds two, so the old one left). A socket that waits
 //! [`DIRECT_MS`] in the room without a data channel asks the relay again: if the other player is
-//! in the room too, their networks block a direct connection ([`Driver::blocked`]).
+//! in the room too, their networks block a direct connection ([`Driver::blocked`]) — unless one of
+//! the two browsers has no WebRTC at all ([`Driver::no_webrtc`]): that browser says so to the
+//! other through the relay, and neither is told to change networks for a browser setting.
 
 use engine::session::{Command, CommandError, Effect, Event, Presence, Session};
 use relay_api::Refusal;
@@ -57,6 +59,15 @@ pub enum Down {
     Replaced,
 }
 
+/// Which browser cannot make direct (WebRTC) connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoWebRtc {
+    /// This one.
+    Here,
+    /// The other player's: it said so through the relay.
+    There,
+}
+
 /// The state of our connection to the relay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relay {
@@ -82,6 +93,8 @@ pub enum Input<P> {
     Peer(P, bool),
     /// Bytes from a peer.
     Packet(P, Vec<u8>),
+    /// A peer's browser has no WebRTC: it said so through the relay.
+    NoWebRtc(P),
     /// The socket is gone.
     Closed,
     /// The relay's answer to [`Output::AskWhy`]: what it refuses now (`None` if nothing: there
@@ -138,6 +151,10 @@ pub struct Driver<P> {
     asking: Option<Ask>,
     /// Both players are in the room but no data channel opens: their networks block it.
     blocked: bool,
+    /// This browser has no WebRTC.
+    no_webrtc_here: bool,
+    /// The other player's browser said it has no WebRTC, and no channel opened since.
+    no_webrtc_there: bool,
     left: bool,
 }
 
@@ -157,15 +174,36 @@ impl<P: Copy + Eq> Driver<P> {
             alone_since: None,
             asking: None,
             blocked: false,
+            no_webrtc_here: false,
+            no_webrtc_there: false,
             left: false,
+        }
+    }
+
+    /// Says whether this browser can make WebRTC connections (`client_net::webrtc_available`);
+    /// without, the link only tells the other player so, and nothing is ever blamed on the
+    /// network.
+    pub fn set_webrtc(&mut self, available: bool) {
+        self.no_webrtc_here = !available;
+    }
+
+    /// Which browser cannot make direct connections, if one cannot (this one first).
+    pub fn no_webrtc(&self) -> Option<NoWebRtc> {
+        if self.no_webrtc_here {
+            Some(NoWebRtc::Here)
+        } else if self.no_webrtc_there {
+            Some(NoWebRtc::There)
+        } else {
+            None
         }
     }
 
     /// True when the relay says both players are in the room but no data channel opened
     /// within [`DIRECT_MS`]: their networks block a direct connection (a TURN server would
-    /// relay it). Cleared once a channel opens, or the relay says the other is gone.
+    /// relay it). Cleared once a channel opens, or the relay says the other is gone. Never
+    /// while a browser without WebRTC explains it ([`Driver::no_webrtc`]).
     pub fn blocked(&self) -> bool {
-        self.blocked
+        self.blocked && self.no_webrtc().is_none()
     }
 
     /// Drops the current socket, if any, and opens a new one now (the player's « Réessayer »).
@@ -256,6 +294,7 @@ impl<P: Copy + Eq> Driver<P> {
                     return out;
                 };
                 self.blocked = false;
+                self.no_webrtc_there = false;
                 s.no_channel_since = None;
                 // Rooms hold two: a new peer means the old one left, even if its channel has
                 // not said so yet (a frozen or half-closed connection).
@@ -281,6 +320,12 @@ impl<P: Copy + Eq> Driver<P> {
                 if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
                     let effects = self.session.receive(&bytes, now);
                     self.route(effects, &mut out);
+                }
+            }
+            // Only while no channel is open: an open one proves the opposite.
+            Input::NoWebRtc(_) => {
+                if self.socket.as_ref().is_some_and(|s| s.peer.is_none()) {
+                    self.no_webrtc_there = true;
                 }
             }
             Input::Closed => {
@@ -388,7 +433,11 @@ impl<P: Copy + Eq> Driver<P> {
                     // Full: our socket and the other player's, and still no channel.
                     match answer {
                         Ok(Some(Refusal::RoomFull)) => self.blocked = true,
-                        Ok(_) => self.blocked = false,
+                        // The other is gone: so is what its browser said.
+                        Ok(_) => {
+                            self.blocked = false;
+                            self.no_webrtc_there = false;
+                        }
                         Err(()) => {}
                     }
                     s.no_channel_since = Some(now);

@@ -35,10 +35,10 @@ mod driver;
 mod link;
 
 pub use driver::{
-    Down, Driver, Input, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, JOIN_POLL_MS, LONELY_MS,
-    MAX_RETRY_MS, STALE_MS,
+    Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, JOIN_POLL_MS,
+    LONELY_MS, MAX_RETRY_MS, STALE_MS,
 };
-pub use link::{Link, LinkEvent, PeerId};
+pub use link::{webrtc_available, Link, LinkEvent, PeerId};
 pub use relay_api::{IceServer, Refusal};
 
 #[cfg(test)]

@@ -299,6 +299,55 @@ fn both_players_in_the_room_without_a_channel_are_told_their_networks_block_it()
 }
 
 #[test]
+fn a_browser_without_webrtc_is_never_blamed_on_the_network() {
+    // The other player's browser has none: it says so through the relay.
+    let mut w = World::new(GameKind::Meta);
+    let d = &mut w.sides[0];
+    d.input(Input::Wake, 0);
+    d.input(Input::Why(Ok(None)), 1);
+    d.input(Input::Joined, 10);
+    assert_eq!(d.no_webrtc(), None);
+    d.input(Input::NoWebRtc(7), 20);
+    assert_eq!(d.no_webrtc(), Some(NoWebRtc::There));
+    // Both in the room and no channel: not the networks' fault, whatever the relay says.
+    assert_eq!(d.input(Input::Wake, 10 + DIRECT_MS), [Output::AskWhy]);
+    d.input(Input::Why(Ok(Some(Refusal::RoomFull))), 20 + DIRECT_MS);
+    assert!(!d.blocked());
+    assert_eq!(d.no_webrtc(), Some(NoWebRtc::There));
+    // The other leaves (the relay finds us alone): what its browser said goes with it, and a
+    // browser that then blocks is the network's doing again.
+    d.input(Input::Wake, 20 + 2 * DIRECT_MS);
+    d.input(Input::Why(Ok(None)), 21 + 2 * DIRECT_MS);
+    assert_eq!(d.no_webrtc(), None);
+    d.input(Input::Wake, 21 + 3 * DIRECT_MS);
+    d.input(Input::Why(Ok(Some(Refusal::RoomFull))), 22 + 3 * DIRECT_MS);
+    assert!(d.blocked());
+    // Said again, then a channel opens after all (the friend switched browsers): neither holds.
+    d.input(Input::NoWebRtc(9), 23 + 3 * DIRECT_MS);
+    assert_eq!(d.no_webrtc(), Some(NoWebRtc::There));
+    assert!(!d.blocked());
+    d.input(Input::Peer(11, true), 24 + 3 * DIRECT_MS);
+    assert_eq!(d.no_webrtc(), None);
+    assert!(!d.blocked());
+    // With an open channel, a claim of no WebRTC is plainly false.
+    d.input(Input::NoWebRtc(12), 25 + 3 * DIRECT_MS);
+    assert_eq!(d.no_webrtc(), None);
+
+    // This browser has none: it says so, whatever the relay and the other side say.
+    let d = &mut w.sides[1];
+    d.set_webrtc(false);
+    assert_eq!(d.no_webrtc(), Some(NoWebRtc::Here));
+    d.input(Input::Wake, 0);
+    d.input(Input::Why(Ok(None)), 1);
+    d.input(Input::Joined, 10);
+    d.input(Input::NoWebRtc(3), 11);
+    d.input(Input::Wake, 10 + DIRECT_MS);
+    d.input(Input::Why(Ok(Some(Refusal::RoomFull))), 20 + DIRECT_MS);
+    assert!(!d.blocked());
+    assert_eq!(d.no_webrtc(), Some(NoWebRtc::Here));
+}
+
+#[test]
 fn a_socket_that_lost_its_peer_is_replaced_after_four_seconds() {
     let mut w = World::new(GameKind::Meta);
     w.run_until(0);

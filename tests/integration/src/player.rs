@@ -67,6 +67,7 @@ impl Player {
             e = async move { link.expect("guarded").next().await }, if has_link => match e {
                 LinkEvent::Peer(id, up) => Input::Peer(id, up),
                 LinkEvent::Packet(id, bytes) => Input::Packet(id, bytes),
+                LinkEvent::NoWebRtc(id) => Input::NoWebRtc(id),
                 LinkEvent::Closed => Input::Closed,
             },
             answer = async move { why.expect("guarded").await }, if has_why => {

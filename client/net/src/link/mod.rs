@@ -14,6 +14,11 @@
 //! newcomer; one reliable, ordered data channel per peer, negotiated (id 0) on both sides; a
 //! socket whose relay connection ends stays up while a data channel is open, and says
 //! [`LinkEvent::Closed`] once none is.
+//!
+//! A browser without WebRTC ([`webrtc_available`] false: turned off, as Firefox's
+//! `media.peerconnection.enabled=false` does, or built without it) still joins the room through
+//! the relay, and tells each peer it meets there that no connection will come from it (a
+//! `NoWebRtc` signal), so that both pages can say why instead of blaming the network.
 
 #[cfg(any(target_arch = "wasm32", test))]
 mod protocol;
@@ -21,12 +26,12 @@ mod protocol;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]
-pub use native::{Link, PeerId};
+pub use native::{webrtc_available, Link, PeerId};
 
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]
-pub use web::{Link, PeerId};
+pub use web::{webrtc_available, Link, PeerId};
 
 /// What a socket reports.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,6 +40,9 @@ pub enum LinkEvent {
     Peer(PeerId, bool),
     /// Bytes from a peer.
     Packet(PeerId, Vec<u8>),
+    /// A peer's browser cannot make WebRTC connections (turned off or missing there): it said
+    /// so through the relay, and no data channel will open with it.
+    NoWebRtc(PeerId),
     /// The socket is gone (refused by the relay, the relay gone, or its message loop ended):
     /// drop the link; a new one can be opened.
     Closed,

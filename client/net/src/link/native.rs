@@ -11,6 +11,11 @@ use std::task::Poll;
 
 pub use matchbox_socket::PeerId;
 
+/// Whether this process can make WebRTC connections: natively, webrtc-rs always can.
+pub fn webrtc_available() -> bool {
+    true
+}
+
 /// One connection to a room through the relay, and to the peers met there.
 pub struct Link {
     socket: WebRtcSocket,

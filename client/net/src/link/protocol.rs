@@ -6,7 +6,9 @@
 //! Down: `{"IdAssigned":ID}`, `{"NewPeer":ID}`, `{"PeerLeft":ID}`,
 //! `{"Signal":{"sender":ID,"data":SIGNAL}}`. Up: `{"Signal":{"receiver":ID,"data":SIGNAL}}`. A
 //! signal is `{"Offer":SDP}`, `{"Answer":SDP}` or `{"IceCandidate":JSON}` (the JSON text of an
-//! `RTCIceCandidateInit`, or `"null"`); an id is a UUID in its hyphenated form.
+//! `RTCIceCandidateInit`, or `"null"`) as matchbox has them, or our own `{"NoWebRtc":true}`: the
+//! sender's browser cannot make WebRTC connections, so the receiver should not wait for one (the
+//! relay passes any signal on); an id is a UUID in its hyphenated form.
 
 use std::fmt;
 
@@ -59,6 +61,9 @@ pub enum Signal {
     Answer(String),
     /// One ICE candidate, as the JSON text of an `RTCIceCandidateInit` (`"null"`: no more).
     IceCandidate(String),
+    /// The sender's browser has no WebRTC (turned off, or built without it): no connection will
+    /// come from it.
+    NoWebRtc,
 }
 
 /// What the relay says.
@@ -103,6 +108,8 @@ pub fn event<J: Json>(message: &J) -> Option<Event> {
         Signal::Offer(sdp)
     } else if let Some(sdp) = text("Answer") {
         Signal::Answer(sdp)
+    } else if data.field("NoWebRtc").is_some() {
+        Signal::NoWebRtc
     } else {
         Signal::IceCandidate(text("IceCandidate")?)
     };
@@ -115,6 +122,11 @@ pub fn signal_request(receiver: PeerId, signal: &Signal) -> String {
         Signal::Offer(sdp) => ("Offer", sdp),
         Signal::Answer(sdp) => ("Answer", sdp),
         Signal::IceCandidate(json) => ("IceCandidate", json),
+        Signal::NoWebRtc => {
+            return format!(
+                "{{\"Signal\":{{\"receiver\":\"{receiver}\",\"data\":{{\"NoWebRtc\":true}}}}}}"
+            )
+        }
     };
     let mut out = format!("{{\"Signal\":{{\"receiver\":\"{receiver}\",\"data\":{{\"{kind}\":");
     quote(text, &mut out);
@@ -218,6 +230,10 @@ mod tests {
             signal(r#"{"IceCandidate":"null"}"#),
             Some(Event::Signal(id(B), Signal::IceCandidate("null".into())))
         );
+        assert_eq!(
+            signal(r#"{"NoWebRtc":true}"#),
+            Some(Event::Signal(id(B), Signal::NoWebRtc))
+        );
     }
 
     #[test]
@@ -261,6 +277,7 @@ mod tests {
                 Signal::IceCandidate(r#"{"candidate":"candidate:1 1 udp","sdpMid":"0"}"#.into()),
                 "IceCandidate",
             ),
+            (Signal::NoWebRtc, "NoWebRtc"),
         ] {
             let text = signal_request(id(A), &signal);
             let matchbox_protocol::PeerRequest::Signal { receiver, data } = relay_reads(&text)
@@ -269,7 +286,10 @@ mod tests {
             };
             assert_eq!(receiver.to_string(), A);
             let expected = match &signal {
-                Signal::Offer(s) | Signal::Answer(s) | Signal::IceCandidate(s) => s,
+                Signal::Offer(s) | Signal::Answer(s) | Signal::IceCandidate(s) => {
+                    serde_json::json!(s)
+                }
+                Signal::NoWebRtc => serde_json::json!(true),
             };
             assert_eq!(data, serde_json::json!({ kind: expected }), "{text}");
             // And what the other peer reads once the relay has passed it on.

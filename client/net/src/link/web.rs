@@ -11,6 +11,10 @@
 //! the peers whose channel is open carry on, and the link says [`LinkEvent::Closed`] once none
 //! is. Dropping the link closes the websocket and every connection it made.
 //!
+//! A browser without `RTCPeerConnection` ([`webrtc_available`]) joins the room all the same and
+//! answers each peer it meets (`NewPeer`, or its offer) with a `NoWebRtc` signal, once per peer;
+//! a peer that says so is reported as [`LinkEvent::NoWebRtc`] and its connection closed.
+//!
 //! Everything the browser calls back (websocket, channels, connections, promises) comes through
 //! [`Shared::update`]; handlers are unset before their connection closes, so nothing calls into
 //! a link that is gone. Malformed messages, signals of unknown peers and refused descriptions
@@ -40,8 +44,18 @@ pub use super::protocol::PeerId;
 /// More are ignored.
 const MAX_PEERS: usize = 4;
 
+/// Peers a link without WebRTC remembers having told so (a peer that reconnects comes back under
+/// a new id and is told again).
+const MAX_TOLD: usize = 8;
+
 /// A function the browser calls on an event.
 type Handler = Closure<dyn FnMut(JsValue)>;
+
+/// Whether this browser can make WebRTC connections: `RTCPeerConnection` exists (a privacy
+/// setting such as Firefox's `media.peerconnection.enabled=false` removes it).
+pub fn webrtc_available() -> bool {
+    Reflect::get(&js_sys::global(), &"RTCPeerConnection".into()).is_ok_and(|v| v.is_function())
+}
 
 /// One connection to a room through the relay, and to the peers met there.
 pub struct Link {
@@ -56,6 +70,8 @@ struct Shared {
     ws: Option<WebSocket>,
     /// The `RTCConfiguration` of every peer connection (the ICE servers).
     config: Object,
+    /// This browser has `RTCPeerConnection`.
+    webrtc: bool,
     state: RefCell<State>,
 }
 
@@ -78,6 +94,8 @@ struct State {
     _handlers: Vec<Handler>,
     /// The key of the last peer connection made.
     last_key: u32,
+    /// Without WebRTC: the peers told so, newest last.
+    told: VecDeque<PeerId>,
 }
 
 /// One peer's connection.
@@ -153,6 +171,7 @@ impl Link {
                 me: me.clone(),
                 ws,
                 config: rtc_configuration(ice),
+                webrtc: webrtc_available(),
                 state: RefCell::new(state),
             }
         });
@@ -270,6 +289,9 @@ impl Shared {
     fn relay_said(&self, st: &mut State, event: Event) {
         match event {
             Event::IdAssigned(_) => st.admitted = true,
+            Event::NewPeer(id) | Event::Signal(id, Signal::Offer(_)) if !self.webrtc => {
+                self.tell_no_webrtc(st, id)
+            }
             Event::NewPeer(id) => self.add_peer(st, id, None),
             Event::PeerLeft(id) => {
                 if let Some(i) = st.index_of_id(id) {
@@ -285,6 +307,12 @@ impl Shared {
                     }
                 }
             }
+            Event::Signal(id, Signal::NoWebRtc) => {
+                if let Some(i) = st.index_of_id(id) {
+                    self.end(st, i);
+                }
+                st.events.push_back(LinkEvent::NoWebRtc(id));
+            }
             Event::Signal(id, Signal::IceCandidate(json)) => {
                 // The JSON of an `RTCIceCandidateInit`; `null` (no more candidates) needs nothing.
                 let candidate = JSON::parse(&json).ok().filter(JsValue::is_object);
@@ -297,6 +325,20 @@ impl Shared {
                     }
                 }
             }
+        }
+    }
+
+    /// Without WebRTC: tells a peer met in the room that no connection will come from us, once.
+    fn tell_no_webrtc(&self, st: &mut State, id: PeerId) {
+        if st.told.contains(&id) {
+            return;
+        }
+        if st.told.len() == MAX_TOLD {
+            st.told.pop_front();
+        }
+        st.told.push_back(id);
+        if let Some(ws) = &self.ws {
+            let _ = ws.send_with_str(&protocol::signal_request(id, &Signal::NoWebRtc));
         }
     }
 
