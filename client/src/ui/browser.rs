@@ -31,6 +31,14 @@ pub fn random<const N: usize>() -> Option<[u8; N]> {
     Some(buf)
 }
 
+/// Whether this browser can make WebRTC connections (`RTCPeerConnection` exists; a privacy
+/// setting such as Firefox's `media.peerconnection.enabled=false` removes it). The room's link
+/// asks the same (`client_net::webrtc_available`); the lobby, in the other bundle, asks here.
+pub fn webrtc_available() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &"RTCPeerConnection".into())
+        .is_ok_and(|v| v.is_function())
+}
+
 /// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
 pub fn seed() -> u64 {
     random::<8>().map_or(0, u64::from_le_bytes)

@@ -40,6 +40,35 @@ pub fn Link(props: &LinkProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
+pub struct NoWebRtcProps {
+    pub kind: engine::GameKind,
+    /// The sentence: the lobby's or the room's.
+    pub text: &'static str,
+    pub go: Callback<Route>,
+}
+
+/// This browser has no WebRTC: says so at once, with what to do, and offers the games that need
+/// none (`data-no-webrtc`).
+#[component]
+pub fn NoWebRtcNotice(props: &NoWebRtcProps) -> Html {
+    use_lang();
+    let hot_seat = match props.kind {
+        engine::GameKind::Morris => Route::Morris,
+        engine::GameKind::Meta => Route::Meta,
+    };
+    html! {
+        <section class="panel no-webrtc" role="alert" data-no-webrtc="">
+            <p>{ words(props.text) }</p>
+            <p>{ words(t::play_here_instead()) }{ " " }
+                <Link to={hot_seat} go={props.go.clone()}>{ words(t::play_here_hot_seat()) }</Link>
+                { " · " }
+                <Link to={Route::Computer(props.kind)} go={props.go.clone()}>{ words(t::play_here_computer()) }</Link>
+            </p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
 pub struct PlayerCardProps {
     pub player: Player,
     pub active: bool,

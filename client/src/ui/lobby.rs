@@ -1,7 +1,7 @@
 //! `/moulin/distance`, `/meta-morpion/distance`: create a room (the host picks the Morris
 //! limit) or join one with a short code.
 
-use super::common::{game_name, LimitField, Link as PageLink};
+use super::common::{game_name, LimitField, Link as PageLink, NoWebRtcNotice};
 use super::words;
 use super::{browser, navigate_with_fragment, use_lang, Route};
 use crate::i18n::{t, Text};
@@ -47,8 +47,14 @@ pub fn Lobby(props: &LobbyProps) -> Html {
         <main class="page narrow lobby">
             <h1>{ game_name(kind) }<span class="mode">{ " " }{ words(t::mode_remote()) }</span></h1>
             <p class="lead">{ words(t::lobby_lead()) }</p>
-            <CreateRoom {kind} go={props.go.clone()} />
-            <JoinRoom {kind} go={props.go.clone()} />
+            // Without WebRTC no room can ever open a channel: say so before anything is clicked
+            // rather than create one that would blame the network.
+            if browser::webrtc_available() {
+                <CreateRoom {kind} go={props.go.clone()} />
+                <JoinRoom {kind} go={props.go.clone()} />
+            } else {
+                <NoWebRtcNotice {kind} text={t::no_webrtc_lobby()} go={props.go.clone()} />
+            }
             <p><PageLink to={hot_seat} go={props.go.clone()}>{ words(t::lobby_hot_seat()) }</PageLink></p>
         </main>
     }

@@ -116,6 +116,12 @@ impl<P: Copy + Eq> RoomModel<P> {
         }
     }
 
+    /// Says whether this browser can make WebRTC connections (`client_net::webrtc_available`):
+    /// without, the room still joins the relay to tell the other player so.
+    pub fn set_webrtc(&mut self, available: bool) {
+        self.driver.set_webrtc(available);
+    }
+
     /// Whether the browser kept the seat at the last save: while it does not (its storage full
     /// or blocked), the page says that closing or reloading the tab would lose the seat.
     pub fn seat_kept(&mut self, kept: bool) {

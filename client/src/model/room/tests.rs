@@ -434,6 +434,48 @@ fn a_connection_the_networks_block_is_said_on_both_sides_with_a_way_to_retry() {
 }
 
 #[test]
+fn a_browser_without_webrtc_is_said_on_both_sides_and_never_blamed_on_the_network() {
+    let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
+    let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+    let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+    // The host has WebRTC and hears the guest's browser say it has none; the guest is that
+    // browser.
+    for (seat, session, webrtc) in [("host", host, true), ("guest", guest, false)] {
+        let mut room = RoomModel::<u8>::new(session);
+        room.set_webrtc(webrtc);
+        room.update(Input::Net(Net::Wake), 0);
+        room.update(Input::Net(Net::Why(Ok(None))), 0);
+        room.update(Input::Net(Net::Joined), 10);
+        if webrtc {
+            room.update(Input::Net(Net::NoWebRtc(7)), 20);
+        }
+        // Both in the room, no data channel: the relay is asked and says so.
+        let t = 10 + client_net::DIRECT_MS;
+        assert_eq!(room.update(Input::Net(Net::Wake), t), [Effect::AskWhy]);
+        room.update(
+            Input::Net(Net::Why(Ok(Some(client_net::Refusal::RoomFull)))),
+            t,
+        );
+        let v = room.view(t + 30_000);
+        assert!(!v.blocked, "{seat}");
+        assert!(!v.status.contains(t::blocked()), "{seat}: {}", v.status);
+        assert!(
+            !v.expired && v.relay.is_none(),
+            "{seat}: nothing but the missing WebRTC"
+        );
+        if webrtc {
+            assert_eq!(v.no_webrtc, Some(client_net::NoWebRtc::There));
+            assert_eq!(v.status, t::no_webrtc_there());
+            assert_eq!(v.presence, ("no-webrtc", t::joined_no_webrtc().to_string()));
+        } else {
+            assert_eq!(v.no_webrtc, Some(client_net::NoWebRtc::Here));
+            assert_eq!(v.status, t::no_webrtc_board());
+            assert_eq!(v.board, BoardView::Placeholder(t::no_direct_to_host()));
+        }
+    }
+}
+
+#[test]
 fn a_refused_request_waits_with_its_button() {
     let mut p = Pair::new(GameKind::Meta);
     p.ui(0, Event::Cell(cell("e5")));

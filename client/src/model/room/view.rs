@@ -5,7 +5,7 @@ use super::{text, Dialog, RoomModel};
 use crate::i18n::{t, Text};
 use crate::model::history::HistoryView;
 use crate::model::text as game_text;
-use client_net::{Refusal, Relay};
+use client_net::{NoWebRtc, Refusal, Relay};
 use engine::meta::{Cell, Meta};
 use engine::morris::{Morris, Point};
 use engine::session::{Presence, Proposal, Seat, Standing};
@@ -198,6 +198,9 @@ pub struct View {
     pub knock: Option<KnockView>,
     /// Both players reached the relay but their networks block a direct connection.
     pub blocked: bool,
+    /// A browser without WebRTC (this one, or the other player's as it said): the page says
+    /// so and what to do, and nothing about networks.
+    pub no_webrtc: Option<NoWebRtc>,
     /// The relay says the room is full, and this device has no seat or no game in it: the page
     /// shows only that.
     pub full: bool,
@@ -255,6 +258,7 @@ impl<P: Copy + Eq> RoomModel<P> {
         let left = self.driver.left();
         let seated = s.standing() == Standing::Seated;
         let blocked = self.driver.blocked() && !self.driver.has_peer();
+        let no_webrtc = self.driver.no_webrtc();
         let met = room.hello[Seat::Guest.index()] && seated;
         let in_progress = room.in_progress();
         let kind = s.invite().rules.kind();
@@ -272,7 +276,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             seated,
             my_turn: s.my_turn(),
             game_number: room.game_number,
-            status: self.status(blocked && seated),
+            status: self.status(blocked && seated, no_webrtc),
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
             notice: self
                 .notice
@@ -286,7 +290,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             players: s.game().map(|g| self.players(g)),
             my_proposal: self.my_proposal(now),
             board: match self.board() {
-                BoardView::Placeholder(_) if blocked => {
+                BoardView::Placeholder(_) if blocked || no_webrtc.is_some() => {
                     BoardView::Placeholder(t::no_direct_to_host())
                 }
                 board => board,
@@ -296,20 +300,25 @@ impl<P: Copy + Eq> RoomModel<P> {
             standing: self.standing_view(now),
             knock: self.knock_view(now).filter(|_| !left),
             blocked,
+            no_webrtc,
             progress: s.game().map(progress),
             left,
-            presence: self.presence_view(blocked && seated, now),
+            presence: self.presence_view(blocked && seated, no_webrtc, now),
             other_left: room.left[s.seat().other().index()],
             // Only for a device with nothing to lose here: a player in a game keeps its board
             // while the relay still counts a connection of before (the relay line says so).
             full: self.driver.refused() == Some(Refusal::RoomFull)
                 && !(seated && s.game().is_some()),
-            relay: if blocked {
+            // Waiting for the other browser, or a host that never came: not while a browser
+            // without WebRTC explains why no channel opens.
+            relay: if blocked || no_webrtc.is_some() {
                 None
             } else {
                 text::relay(self.driver.relay(), self.driver.has_peer(), now)
             },
-            expired: !blocked && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
+            expired: !blocked
+                && no_webrtc.is_none()
+                && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some() && seated,
             export: self.export_view(),
             limit: self.limit(),
@@ -321,13 +330,18 @@ impl<P: Copy + Eq> RoomModel<P> {
         }
     }
 
-    /// The line under the board (`blocked`: both players reached the relay, but not each other).
-    fn status(&self, blocked: bool) -> String {
+    /// The line under the board (`blocked`: both players reached the relay, but not each other;
+    /// `no_webrtc`: a browser cannot make direct connections at all).
+    fn status(&self, blocked: bool, no_webrtc: Option<NoWebRtc>) -> String {
         let s = self.session();
-        if blocked && s.presence() != Presence::Here {
-            t::blocked().to_string()
-        } else {
-            text::status(s)
+        match no_webrtc {
+            Some(NoWebRtc::There) if s.presence() != Presence::Here => {
+                t::no_webrtc_there().to_string()
+            }
+            // Not « connecting to the host »: no connection can come (the notice says why).
+            Some(NoWebRtc::Here) if s.game().is_none() => t::no_webrtc_board().to_string(),
+            _ if blocked && s.presence() != Presence::Here => t::blocked().to_string(),
+            _ => text::status(s),
         }
     }
 
@@ -356,8 +370,15 @@ impl<P: Copy + Eq> RoomModel<P> {
     }
 
     /// The presence line (`blocked`: both players reached the relay, but not each other).
-    fn presence_view(&self, blocked: bool, now: u64) -> (&'static str, String) {
-        if blocked {
+    fn presence_view(
+        &self,
+        blocked: bool,
+        no_webrtc: Option<NoWebRtc>,
+        now: u64,
+    ) -> (&'static str, String) {
+        if no_webrtc == Some(NoWebRtc::There) && self.session().presence() != Presence::Here {
+            ("no-webrtc", t::joined_no_webrtc().to_string())
+        } else if blocked {
             ("blocked", t::joined_not_direct().to_string())
         } else {
             text::presence(self.session(), now)

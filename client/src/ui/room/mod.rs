@@ -13,7 +13,9 @@ pub use tab::RoomPage;
 
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
-use super::common::{board_key, follow_focus, Announcer, BoardKey, LimitField, PlayerCard, Status};
+use super::common::{
+    board_key, follow_focus, Announcer, BoardKey, LimitField, NoWebRtcNotice, PlayerCard, Status,
+};
 use super::history::{browsing_banner, history_panel, listen_keys};
 use super::{browser, use_lang, words, Route};
 use crate::i18n::t;
@@ -238,6 +240,10 @@ fn room_view(
             data-game-number={v.game_number.to_string()}>
             <Announcer text={speech.said().to_string()} serial={speech.serial} />
             <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ if v.seated { Html::from(t::mode_you_are(v.seat_name)) } else { words(t::mode_no_seat()) } }</span></h1>
+            // Without WebRTC nothing else can work: said first, with the games that need none.
+            if v.no_webrtc == Some(client_net::NoWebRtc::Here) {
+                <NoWebRtcNotice kind={v.kind} text={t::no_webrtc_room()} go={go.clone()} />
+            }
             // The invitation first, above the board: the one thing the host needs until the
             // guest comes (on a phone the side panels come after the board).
             if let Some(invite) = v.invite.clone() {

@@ -71,6 +71,7 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
     }
     let mut model = RoomModel::new(session);
     model.seat_kept(kept);
+    model.set_webrtc(client_net::webrtc_available());
     let (inbox, receiver) = unbounded();
     Ok(Room {
         model: Rc::new(RefCell::new(model)),

@@ -68,6 +68,7 @@ impl Connection {
         Some(match woken {
             Woken::Link(LinkEvent::Peer(id, up)) => Input::Net(Net::Peer(id, up)),
             Woken::Link(LinkEvent::Packet(id, bytes)) => Input::Net(Net::Packet(id, bytes)),
+            Woken::Link(LinkEvent::NoWebRtc(id)) => Input::Net(Net::NoWebRtc(id)),
             Woken::Link(LinkEvent::Closed) => {
                 self.link = None;
                 Input::Net(Net::Closed)
