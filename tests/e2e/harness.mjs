@@ -75,6 +75,67 @@ export function relayAndBrowser(ctx) {
   });
 }
 
+/**
+ * Cuts a context's network as a real cut does. Playwright emulates the cut (`setOffline`), and
+ * every request, worker fetch and websocket fails; but some Chromium versions (Debian's 148 and
+ * 150; 156 does not) let a document *loaded* under the emulation read `navigator.onLine ===
+ * true`, and never give it the `online` event when the network returns, whereas after a real cut
+ * it reads `false` and gets the event. The pages rely on both (index.html's offline note), so
+ * the suite would test the emulation, not the page. Until `restoreNetwork`, documents of this
+ * context therefore read `navigator.onLine` as a real cut gives it: `false` from their start,
+ * then whatever the `online`/`offline` events say. Nothing else is changed.
+ */
+export async function cutNetwork(context) {
+  if (!context.__cutScript) {
+    context.__cutScript = true;
+    await context.addInitScript(() => {
+      const real = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine').get;
+      let told = null; // what the last online/offline event said, once one came
+      Object.defineProperty(Navigator.prototype, 'onLine', {
+        configurable: true,
+        enumerable: true,
+        get() { return told ?? (window.__e2eNetworkCut ? false : real.call(this)); },
+      });
+      // Registered before any of the page's listeners, so they read the new value.
+      addEventListener('online', () => { told = true; }, true);
+      addEventListener('offline', () => { told = false; }, true);
+    });
+  }
+  // Init scripts run in the order they were added: the last of these says the current state.
+  await context.addInitScript(() => { window.__e2eNetworkCut = true; });
+  await context.setOffline(true);
+}
+
+/** Gives the network back (see `cutNetwork`): documents loaded while it was cut get the `online`
+ * event a real reconnection gives them, if the browser did not send it. */
+export async function restoreNetwork(context) {
+  await context.addInitScript(() => { window.__e2eNetworkCut = false; });
+  await context.setOffline(false);
+  for (const page of context.pages()) {
+    await page.waitForTimeout(200);
+    await page.evaluate(() => { if (!navigator.onLine) dispatchEvent(new Event('online')); });
+  }
+}
+
+/** The browsers and drivers the suite runs, for its log and docs/architecture.md. */
+export async function versions() {
+  const { default: playwright } = await import('playwright-core/package.json', { with: { type: 'json' } });
+  const { default: puppeteer } = await import('puppeteer-core/package.json', { with: { type: 'json' } });
+  const version = (bin) => {
+    try {
+      return execFileSync(bin, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    } catch {
+      return `${bin}: not found`;
+    }
+  };
+  return {
+    chromium: version(process.env.CHROMIUM || '/usr/bin/chromium'),
+    firefox: version(process.env.FIREFOX || '/usr/bin/firefox-esr'),
+    playwright: `playwright-core ${playwright.version}`,
+    puppeteer: `puppeteer-core ${puppeteer.version}`,
+  };
+}
+
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 

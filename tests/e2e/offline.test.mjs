@@ -3,7 +3,8 @@
 // and a whole hot-seat game is played, a game against the computer too (a page never opened
 // before going offline); a remote page offline says that it needs the network, and stops saying
 // it when the network returns; a new deployment replaces the cache, with no page mixing the two
-// builds, online or offline. Figures: first load and offline reload, median of several.
+// builds, online or offline. Figures: first load and offline reload, median of several. The
+// network is cut as a real cut does it (harness.mjs, `cutNetwork`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
   startRelay, launchBrowser, CHROMIUM_ARGS, LOCALE, DESKTOP, STATIC_DIR, screenshot, engineReplay, engineAi, boardString,
-  morrisClicks, median, MORRIS_GAME,
+  morrisClicks, median, MORRIS_GAME, cutNetwork, restoreNetwork,
 } from './harness.mjs';
 
 let relay;
@@ -97,7 +98,7 @@ test('offline: load, cut the network, reload, play a whole hot-seat game', async
     await context.close();
   }
   const { page, context, errors } = await visit('/moulin');
-  await context.setOffline(true);
+  await cutNetwork(context);
   const offline = [];
   for (let i = 0; i < LOADS; i++) {
     await page.reload();
@@ -123,7 +124,7 @@ test('offline: load, cut the network, reload, play a whole hot-seat game', async
 
 test('against the computer offline: a whole game, after a visit to the home page only', async () => {
   const { page, context, errors } = await visit('/');
-  await context.setOffline(true);
+  await cutNetwork(context);
   await page.goto(`${relay.url}/moulin/ordinateur`);
   await page.getByLabel('Limite de tours (1 à 500)').fill('40');
   await page.getByRole('radio', { name: 'Débutant' }).check();
@@ -154,7 +155,7 @@ test('a remote page offline says that it needs the network, until the network re
   const { page, context, errors } = await visit('/moulin/distance');
   const note = page.locator('#offline-note');
   assert.ok(await note.isHidden(), 'online: no note');
-  await context.setOffline(true);
+  await cutNetwork(context);
   await note.waitFor();
   assert.match(await note.textContent(), /hors ligne : le jeu à distance a besoin du réseau/);
   // Reloaded offline: the lobby opens from the cache, and says so at once.
@@ -162,7 +163,7 @@ test('a remote page offline says that it needs the network, until the network re
   await page.getByRole('button', { name: 'Créer le salon' }).waitFor();
   assert.ok(await note.isVisible());
   await screenshot(page, 'offline-remote-lobby-desktop');
-  await context.setOffline(false);
+  await restoreNetwork(context);
   await note.waitFor({ state: 'hidden' });
   assert.deepEqual(errors, []);
   await context.close();
@@ -224,7 +225,7 @@ test('a new deployment replaces the cache: no page mixes two builds, online or o
     for (let i = 0; i < 150 && (await caches()) !== `moulin-${b}`; i++) await page.waitForTimeout(100);
     assert.equal(await caches(), `moulin-${b}`);
     // Offline, B again: nothing of A is left to serve.
-    await context.setOffline(true);
+    await cutNetwork(context);
     await page.reload();
     await isB();
     assert.deepEqual(errors, []);
