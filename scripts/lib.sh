@@ -148,6 +148,10 @@ ensure_node_modules() {
 
 ensure_chromium() { ensure_command chromium "Debian's Chromium" chromium chromium-driver; }
 
+# Stock Firefox ESR for the end-to-end suite (tests/e2e/firefox.mjs drives it with puppeteer-core
+# over WebDriver BiDi: no browser download).
+ensure_firefox() { ensure_command firefox-esr "Debian's Firefox ESR" firefox-esr; }
+
 # Debian's nginx, for scripts/nginx-two-relays.sh. The package's own service is not started here
 # (containers deny it; the script runs its own nginx with a temporary config anyway).
 ensure_nginx() { ensure_command nginx "Debian's nginx" nginx; }

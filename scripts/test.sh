@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, unit, property and integration tests, the
-# independent reference cross-check of the engine, the release client build, and the
-# headless-Chromium end-to-end suite, and two relays behind nginx. Installs what a fresh machine
+# independent reference cross-check of the engine, the release client build, the end-to-end
+# suite in headless Chromium and Firefox, and two relays behind nginx. Installs what a fresh machine
 # lacks first, after rehearsing that set-up on a fake fresh machine (tests/fresh-machine).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +16,7 @@ ensure_wasm_bindgen
 ensure_node_modules "$ROOT/client/tools"
 ensure_node_modules "$ROOT/tests/e2e"
 ensure_chromium
+ensure_firefox
 ensure_nginx
 ensure_python3
 
@@ -42,6 +43,7 @@ python3 tests/reference/crosscheck.py --engine "$CARGO_TARGET_DIR/release/engine
 step "Release client"
 "$ROOT/scripts/build-client.sh"
 
-step "End-to-end in headless Chromium"
+step "End-to-end in headless Chromium and Firefox"
+node tests/e2e/print-versions.mjs
 RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" \
     node --test --test-concurrency=1 tests/e2e/

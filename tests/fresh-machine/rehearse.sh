@@ -8,8 +8,8 @@
 # and runs them with a PATH that hides every real tool: symlinks to the basic utilities of any
 # Debian (SYSTEM_TOOLS below), plus fakes (shim.sh) of rustup, cargo, apt-get, sudo and id. The
 # fakes record every call and act like a fresh machine: no wasm32 target, no wasm-bindgen, no
-# Node.js, Chromium, nginx or Python until the scripts install them. Then the scenario checks
-# the calls, in order, and what the scripts printed.
+# Node.js, Chromium, Firefox, nginx or Python until the scripts install them. Then the scenario
+# checks the calls, in order, and what the scripts printed.
 #
 #   tests/fresh-machine/rehearse.sh       # scripts/test.sh runs it first
 set -euo pipefail
@@ -245,12 +245,14 @@ expect_calls \
     "npm ci * (in repo/client/tools)" \
     "npm ci * (in repo/tests/e2e)" \
     "apt-get install -y -qq chromium chromium-driver" \
+    "apt-get install -y -qq firefox-esr" \
     "apt-get install -y -qq nginx" \
     "apt-get install -y -qq python3" \
     "cargo fmt --all --check -> exit 99"
 expect_count 1 "apt-get update*"
 expect_no_call "sudo *"
 expect_file repo/tests/e2e/node_modules/playwright-core/package.json
+expect_file repo/tests/e2e/node_modules/puppeteer-core/package.json
 expect_output stderr \
     "error: step « Formatting and lints » failed: scripts/test.sh line *: cargo fmt --all --check (exit 99)"
 verdict "test.sh as root: the rehearsal, then installs, then the lints (stopped there)"

@@ -171,6 +171,7 @@ apt-get)
             npm) tools=(npm node) ;; # Debian's npm depends on nodejs
             chromium) tools=(chromium) ;;
             chromium-driver) tools=(chromedriver) ;;
+            firefox-esr) tools=(firefox-esr) ;;
             nginx) tools=(nginx) ;;
             python3) tools=(python3) ;;
             *) tools=() ;;
@@ -205,6 +206,6 @@ npm)
     ;;
 # Tools that the set-up installs but does not run, and the binaries cargo builds: they only
 # record their call (the relay started at the end of run.sh exits at once).
-node | chromium | chromedriver | nginx | python3 | signaling | engine | rehearse.sh) ;;
+node | chromium | chromedriver | firefox-esr | nginx | python3 | signaling | engine | rehearse.sh) ;;
 *) unsupported "$@" ;;
 esac
