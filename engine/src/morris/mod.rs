@@ -26,9 +26,11 @@
 
 mod geometry;
 pub mod perft;
+mod rules;
 
 pub use geometry::{links, mills, Point, Points};
 pub(crate) use geometry::{ADJACENT, ALL, MILLS, MILLS_THROUGH};
+pub use rules::{Param, Rules, RulesError, MAX_QUIET, MAX_RULES_LEN};
 
 use crate::nav::Bits;
 use crate::{Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
