@@ -169,6 +169,25 @@ impl Rules {
         self == Rules::NINE
     }
 
+    /// True when the hot loops (perft, search) may run their copy compiled for the default
+    /// rules: no diagonals, no Lasker, no quiet draw, too few pieces to fill the board. Only
+    /// flying is then read as the loop goes. See [`Rules::basic`].
+    pub(crate) const fn is_basic(self) -> bool {
+        !self.diagonals && !self.lasker && self.quiet == 0 && self.pieces < 12
+    }
+
+    /// What the copy for basic rules sees: the defaults with this game's flying, every other
+    /// switch a constant that the compiler folds away. Equivalent, in play, to any rules for
+    /// which [`Rules::is_basic`] holds (the number of pieces only matters at the start, and to
+    /// fill the board).
+    #[inline(always)]
+    pub(crate) const fn basic(flying: bool) -> Rules {
+        Rules {
+            flying,
+            ..Rules::NINE
+        }
+    }
+
     /// Pieces in each reserve at the start (9–12).
     pub const fn pieces(self) -> u8 {
         self.pieces
