@@ -86,12 +86,17 @@ impl Player {
 pub enum Reason {
     /// Morris: the loser has fewer than three pieces, reserve included.
     Pieces,
-    /// Morris: the loser, in the moving stage, has no legal move.
+    /// Morris: the loser has no legal turn (under the default rules: in the moving stage,
+    /// no legal move).
     Blocked,
     /// Morris: the same position occurred for the third time (draw).
     Repetition,
     /// Morris: the turn limit was reached (draw).
     Limit,
+    /// Morris: a completed turn left every point occupied (draw; only possible with 12 pieces).
+    Full,
+    /// Morris: the `quiet` rule's number of turns in a row passed without a capture (draw).
+    Quiet,
     /// Ultimate tic-tac-toe: three won small boards in a line.
     Line,
     /// Ultimate tic-tac-toe: every small board is closed without a line (draw).
@@ -106,6 +111,8 @@ impl Reason {
             Reason::Blocked => "blocked",
             Reason::Repetition => "repetition",
             Reason::Limit => "limit",
+            Reason::Full => "full",
+            Reason::Quiet => "quiet",
             Reason::Line => "line",
             Reason::AllClosed => "all-closed",
         }

@@ -3,11 +3,11 @@
 //! viewer.
 //!
 //! Headers say what the record is, `[Name "value"]` one a line before the turns (see
-//! [`header_lines`]): `Game` (`morris` or `meta`), `MaxTurns` (Morris, 1–500), `Blue`, `Red`,
-//! `Date`, `Result` (`1-0`, `0-1`, `1/2-1/2`, `*`) and `Reason`. [`Setup::read`] checks the
-//! ones that decide the game (`Game`, `MaxTurns`); the others are for people to read, never an
-//! error (the moves decide the result), and other lines starting with `[` are skipped, as
-//! before.
+//! [`header_lines`]): `Game` (`morris` or `meta`), `MaxTurns` (Morris, 1–500), `Rules` (Morris,
+//! a rule set; absent means `nine`), `Blue`, `Red`, `Date`, `Result` (`1-0`, `0-1`, `1/2-1/2`,
+//! `*`) and `Reason`. [`Setup::read`] checks the ones that decide the game (`Game`, `MaxTurns`,
+//! `Rules`); the others are for people to read, never an error (the moves decide the result),
+//! and other lines starting with `[` are skipped, as before.
 //!
 //! ```
 //! use engine::{Game, meta::Meta, record};
@@ -18,6 +18,7 @@
 //! assert_eq!((err.index, err.token.as_str()), (1, "e5"));
 //! ```
 
+use crate::morris::{Morris, Rules};
 use crate::{AnyGame, Game, GameKind, Illegal, ParseError, Player};
 use std::fmt;
 
@@ -142,6 +143,8 @@ pub struct Setup {
     pub game: Option<(GameKind, usize)>,
     /// `[MaxTurns "100"]`, with its line.
     pub max_turns: Option<(u32, usize)>,
+    /// `[Rules "twelve"]` (any form of a rule set), with its line.
+    pub rules: Option<(Rules, usize)>,
     /// `[Result "1-0"]`, with its line.
     pub result: Option<(String, usize)>,
     /// Every well-formed header in order (name, value), for people to read.
@@ -149,8 +152,8 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Reads the headers of `text`: a `Game` or `MaxTurns` that cannot be, or a second one, is
-    /// an error.
+    /// Reads the headers of `text`: a `Game`, `MaxTurns` or `Rules` that cannot be, or a second
+    /// one, is an error.
     pub fn read(text: &str) -> Result<Setup, HeaderError> {
         let mut s = Setup::default();
         for (line, name, value) in headers(text) {
@@ -173,6 +176,13 @@ impl Setup {
                         .ok_or_else(|| bad(format!("turn limit {value:?} is not 1–500")))?;
                     s.max_turns = Some((n, line));
                 }
+                "Rules" if s.rules.is_some() => return Err(bad("a second Rules header".into())),
+                "Rules" => {
+                    let rules = value
+                        .parse::<Rules>()
+                        .map_err(|e| bad(format!("rules {value:?}: {e}")))?;
+                    s.rules = Some((rules, line));
+                }
                 // Information only: the first well-formed one is kept for display.
                 "Result"
                     if s.result.is_none() && ["1-0", "0-1", "1/2-1/2", "*"].contains(&value) =>
@@ -186,13 +196,25 @@ impl Setup {
         Ok(s)
     }
 
-    /// The start of the game: the headers' game and limit, or those given (`kind`, `max_turns`:
-    /// from the command line, or the viewer's choice). Given and written must agree; the game
-    /// must be named somewhere; the Morris limit defaults to 100.
+    /// The start of the game: the headers' game, limit and rules, or the game and limit given
+    /// (`kind`, `max_turns`: from the command line, or the viewer's choice). Given and written
+    /// must agree; the game must be named somewhere; the Morris limit defaults to 100, the rules
+    /// to `nine`.
     pub fn start(
         &self,
         kind: Option<GameKind>,
         max_turns: Option<u32>,
+    ) -> Result<AnyGame, HeaderError> {
+        self.start_with_rules(kind, max_turns, None)
+    }
+
+    /// [`Setup::start`] with the Morris rules given too (`--rules`): they must agree with a
+    /// `Rules` header, and be given for a Morris game only.
+    pub fn start_with_rules(
+        &self,
+        kind: Option<GameKind>,
+        max_turns: Option<u32>,
+        rules: Option<Rules>,
     ) -> Result<AnyGame, HeaderError> {
         let kind = match (self.game, kind) {
             (Some((written, line)), Some(given)) if written != given => {
@@ -229,10 +251,42 @@ impl Setup {
             (Some((n, _)), _) | (None, Some(n)) => n,
             (None, None) => u32::from(crate::morris::DEFAULT_MAX_TURNS),
         };
-        AnyGame::new(kind, limit).map_err(|e| HeaderError {
+        let rules = match (self.rules, rules) {
+            (Some((_, line)), _) if kind == GameKind::Meta => {
+                return Err(HeaderError {
+                    line,
+                    message: "Rules applies to morris only".into(),
+                })
+            }
+            (None, Some(_)) if kind == GameKind::Meta => {
+                return Err(HeaderError {
+                    line: self.game.map_or(0, |(_, l)| l),
+                    message: "the record is a meta game: rules apply to morris only".into(),
+                })
+            }
+            (Some((written, line)), Some(given)) if written != given => {
+                return Err(HeaderError {
+                    line,
+                    message: format!(
+                        "the record's rules are {} ({written}), not {} ({given})",
+                        written.short(),
+                        given.short()
+                    ),
+                })
+            }
+            (Some((r, _)), _) | (None, Some(r)) => r,
+            (None, None) => Rules::NINE,
+        };
+        let limit_error = |e: crate::morris::LimitOutOfRange| HeaderError {
             line: self.max_turns.map_or(0, |(_, l)| l),
             message: e.to_string(),
-        })
+        };
+        match kind {
+            GameKind::Morris => Morris::with_rules(rules, limit)
+                .map(AnyGame::Morris)
+                .map_err(limit_error),
+            GameKind::Meta => AnyGame::new(kind, limit).map_err(limit_error),
+        }
     }
 }
 
@@ -248,8 +302,9 @@ pub fn result_text(end: Option<Option<Player>>) -> &'static str {
 }
 
 /// The header lines of an exported record, each ending with a newline: `Game`, `MaxTurns` for
-/// Morris, `Blue` and `Red` (who played each colour), `Date` (as given, `YYYY-MM-DD`),
-/// `Result`, and `Reason` when the game is over (`pieces`, `resigned`…).
+/// Morris, `Rules` (canonical form) for Morris under other rules than `nine`, `Blue` and `Red`
+/// (who played each colour), `Date` (as given, `YYYY-MM-DD`), `Result`, and `Reason` when the
+/// game is over (`pieces`, `resigned`…).
 pub fn header_lines(
     game: &AnyGame,
     blue: &str,
@@ -273,6 +328,9 @@ pub fn header_lines(
     line("Game", game.kind().as_str());
     if let AnyGame::Morris(m) = game {
         line("MaxTurns", &m.max_turns().to_string());
+        if !m.rules().is_default() {
+            line("Rules", &m.rules().to_string());
+        }
     }
     line("Blue", blue);
     line("Red", red);
@@ -312,8 +370,20 @@ pub fn replay_all(
     kind: Option<GameKind>,
     max_turns: Option<u32>,
 ) -> Result<Replayed, RecordError> {
+    replay_all_with_rules(text, kind, max_turns, None)
+}
+
+/// [`replay_all`] with the Morris rules given too (see [`Setup::start_with_rules`]).
+pub fn replay_all_with_rules(
+    text: &str,
+    kind: Option<GameKind>,
+    max_turns: Option<u32>,
+    rules: Option<Rules>,
+) -> Result<Replayed, RecordError> {
     let setup = Setup::read(text).map_err(RecordError::Header)?;
-    let mut game = setup.start(kind, max_turns).map_err(RecordError::Header)?;
+    let mut game = setup
+        .start_with_rules(kind, max_turns, rules)
+        .map_err(RecordError::Header)?;
     let mut positions = vec![game.clone()];
     let mut written = Vec::new();
     for (index, token) in tokens(text).enumerate() {
@@ -439,6 +509,94 @@ mod tests {
         );
         let r = replay_all(&text, Some(GameKind::Morris), Some(42)).unwrap();
         assert_eq!(r.positions.last(), Some(&g));
+    }
+
+    #[test]
+    fn the_rules_header_sets_the_rules_and_must_agree_with_those_given() {
+        let text = "[Game \"morris\"]\n[Rules \"twelve\"]\na7 d7 b6 d6 c5xd7\n";
+        let r = replay_all(text, None, None).unwrap();
+        let AnyGame::Morris(end) = r.positions.last().unwrap() else {
+            panic!("a morris game")
+        };
+        assert_eq!(end.rules(), Rules::TWELVE);
+        assert_eq!(end.reserve(Player::Red), 10);
+        // Any spelling of the same rules agrees; other rules do not.
+        let same = "pieces=12,diagonals=1".parse().ok();
+        assert!(replay_all_with_rules(text, None, None, same).is_ok());
+        let e = replay_all_with_rules(text, None, None, Some(Rules::LASKER)).unwrap_err();
+        assert_eq!(
+            e,
+            RecordError::Header(HeaderError {
+                line: 2,
+                message: "the record's rules are twelve (pieces=12,diagonals=1,flying=1,\
+                          lasker=0,quiet=0), not lasker (pieces=10,diagonals=0,flying=1,\
+                          lasker=1,quiet=0)"
+                    .into()
+            })
+        );
+        // Without a header the rules given are played, and by default nine: there the mill
+        // on the diagonal does not exist.
+        let bare = "a7 d7 b6 d6 c5xd7";
+        let r = replay_all_with_rules(bare, Some(GameKind::Morris), None, Some(Rules::TWELVE));
+        assert_eq!(r.unwrap().positions.len(), 6);
+        assert!(matches!(
+            replay_all(bare, Some(GameKind::Morris), None),
+            Err(RecordError::Token(TokenError { index: 4, .. }))
+        ));
+        for (bad, line, words) in [
+            ("[Rules \"ten\"]", 1, "unknown rule set"),
+            ("[Rules \"\"]", 1, "no rules given"),
+            (
+                "[Event \"x\"]\n[Rules \"twelve,pieces=13\"]",
+                2,
+                "9, 10, 11 or 12",
+            ),
+            (
+                "[Rules \"twelve\"]\n[Rules \"twelve\"]",
+                2,
+                "a second Rules header",
+            ),
+            ("[Game \"meta\"]\n[Rules \"nine\"]", 2, "morris only"),
+        ] {
+            let kind = (!bad.contains("meta")).then_some(GameKind::Morris);
+            match replay_all(bad, kind, None) {
+                Err(RecordError::Header(e)) => {
+                    assert_eq!(e.line, line, "{bad}");
+                    assert!(e.message.contains(words), "{bad}: {}", e.message);
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        // Rules given for a game the headers say is meta.
+        let e = replay_all_with_rules("[Game \"meta\"]\ne5", None, None, Some(Rules::NINE));
+        assert!(matches!(
+            e,
+            Err(RecordError::Header(HeaderError { line: 1, .. }))
+        ));
+        // A value far too long is refused without being read.
+        let long = format!("[Rules \"{}\"]", "nine,".repeat(100));
+        let e = replay_all(&long, Some(GameKind::Morris), None).unwrap_err();
+        assert!(
+            matches!(e, RecordError::Header(HeaderError { line: 1, ref message })
+            if message.contains("at most 200"))
+        );
+    }
+
+    #[test]
+    fn exported_headers_name_the_rules_unless_they_are_the_default() {
+        let g = AnyGame::Morris(Morris::with_rules(Rules::GUR9, 80).unwrap());
+        let text = header_lines(&g, "a", "b", "2025-01-02", "*", None);
+        assert!(
+            text.starts_with(
+                "[Game \"morris\"]\n[MaxTurns \"80\"]\n\
+                 [Rules \"pieces=9,diagonals=0,flying=1,lasker=0,quiet=50\"]\n[Blue \"a\"]\n"
+            ),
+            "{text}"
+        );
+        let r = replay_all(&text, None, None).unwrap();
+        assert_eq!(r.positions[0], g);
+        let plain = header_lines(&AnyGame::Morris(Morris::new()), "a", "b", "d", "*", None);
+        assert!(!plain.contains("Rules"));
     }
 
     #[test]

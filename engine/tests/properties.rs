@@ -1,17 +1,22 @@
 //! Property tests over random games of both games: nothing panics, every listed action applies,
 //! playing never mutates the previous state, notation round-trips, a game's record replays to
 //! the same state, and the fast perft agrees with the public surface from any reached position.
+//! Morris games are played under every named rule set and random combinations of the rules.
 
 use engine::meta::{self, Meta};
-use engine::morris::{self, Action, Morris, Phase};
+use engine::morris::{self, Action, Morris, Param, Phase, Rules};
 use engine::{record, Game};
 use proptest::prelude::*;
 
 /// Plays a random Morris game step by step, each choice picking among the listed actions. When a
 /// choice is a multiple of 3 and the mover can take back their previous move, it does: that
 /// steers games into repetitions, which pure random play almost never reaches.
-fn random_morris(max_turns: u32, choices: &[u32]) -> (Morris, Vec<morris::Turn>, Vec<Morris>) {
-    let mut g = Morris::with_max_turns(max_turns).unwrap();
+fn random_morris(
+    rules: Rules,
+    max_turns: u32,
+    choices: &[u32],
+) -> (Morris, Vec<morris::Turn>, Vec<Morris>) {
+    let mut g = Morris::with_rules(rules, max_turns).unwrap();
     let mut turns = Vec::new();
     let mut states = vec![g.clone()];
     let mut previous: [Option<(morris::Point, morris::Point)>; 2] = [None, None];
@@ -73,6 +78,26 @@ fn random_meta(choices: &[u32]) -> (Meta, Vec<meta::Cell>, Vec<Meta>) {
     (g, turns, states)
 }
 
+/// A named rule set, or any combination (quiet often short, so that its draws come up).
+fn any_rules() -> impl Strategy<Value = Rules> {
+    let named = proptest::sample::select(Rules::NAMED.map(|(_, r)| r).to_vec());
+    let combination = (
+        9u16..=12,
+        0u16..=1,
+        0u16..=1,
+        0u16..=1,
+        prop_oneof![Just(0u16), 1u16..=30, 1u16..=500],
+    )
+        .prop_map(|(pieces, diagonals, flying, lasker, quiet)| {
+            [pieces, diagonals, flying, lasker, quiet]
+                .into_iter()
+                .zip(Param::ALL)
+                .try_fold(Rules::NINE, |r, (v, p)| r.with(p, v))
+                .expect("values in range")
+        });
+    prop_oneof![named, combination]
+}
+
 fn check_turns_are_consistent<G: Game>(g: &G) {
     for t in g.legal_turns() {
         let text = t.to_string();
@@ -86,12 +111,13 @@ proptest! {
 
     #[test]
     fn random_morris_games_replay_from_their_record(
+        rules in any_rules(),
         max_turns in prop_oneof![Just(100u32), 1u32..=500, 1u32..=30],
         choices in proptest::collection::vec(any::<u32>(), 0..400),
     ) {
-        let (g, turns, states) = random_morris(max_turns, &choices);
+        let (g, turns, states) = random_morris(rules, max_turns, &choices);
         let text = record::write::<Morris>(&turns);
-        let start = Morris::with_max_turns(max_turns).unwrap();
+        let start = Morris::with_rules(rules, max_turns).unwrap();
         let replayed = record::replay(start, &text);
         // A game stopped on a pending capture replays to the last completed turn.
         let expected = states.last().unwrap();
@@ -107,9 +133,24 @@ proptest! {
         if let Some(o) = g.outcome() {
             prop_assert_eq!(g.phase(), Phase::Over);
             prop_assert!(g.legal_actions().is_empty());
-            if o.reason == engine::Reason::Repetition {
-                prop_assert_eq!(g.repetitions(), 3);
+            match o.reason {
+                engine::Reason::Repetition => prop_assert_eq!(g.repetitions(), 3),
+                engine::Reason::Quiet => prop_assert_eq!(g.quiet_turns(), rules.quiet()),
+                engine::Reason::Full => prop_assert!(!g.board_string().contains('.')),
+                _ => {}
             }
+        } else {
+            prop_assert!(rules.quiet() == 0 || g.quiet_turns() < rules.quiet());
+        }
+        // Each whole turn is the same as its steps, one by one (from a pending capture: the
+        // capture alone completes the turn in progress).
+        for t in g.legal_turns() {
+            let step = if g.phase() == Phase::Capture { Ok(g.clone()) } else { g.play(t.step()) };
+            let by_steps = step.and_then(|s| match t.capture {
+                Some(c) => s.play(Action::Capture(c)),
+                None => Ok(s),
+            });
+            prop_assert_eq!(g.play_turn(t), by_steps);
         }
     }
 
@@ -125,10 +166,11 @@ proptest! {
 
     #[test]
     fn fast_morris_perft_agrees_with_the_public_surface_anywhere(
+        rules in any_rules(),
         max_turns in prop_oneof![Just(100u32), 20u32..=60],
         choices in proptest::collection::vec(any::<u32>(), 0..120),
     ) {
-        let (g, _, states) = random_morris(max_turns, &choices);
+        let (g, _, states) = random_morris(rules, max_turns, &choices);
         // The reached state, which may have a capture pending, and a few on the way.
         for s in std::iter::once(&g).chain(states.iter().rev().step_by(7).take(3)) {
             for depth in 0..=2 {
@@ -170,7 +212,7 @@ proptest! {
     ) {
         use engine::table::Playable;
         use engine::{AnyGame, Step};
-        let (m, _, _) = random_morris(100, &choices);
+        let (m, _, _) = random_morris(Rules::NINE, 100, &choices);
         let (u, _, _) = random_meta(&choices);
         // Whole turns, as records write them: the same states through AnyGame as directly.
         let morris = AnyGame::Morris(m.clone());
@@ -214,7 +256,7 @@ fn biased_random_play_reaches_every_end_reason() {
             })
             .collect();
         let max_turns = if game % 10 == 0 { 30 } else { 500 };
-        let (g, _, _) = random_morris(max_turns, &choices);
+        let (g, _, _) = random_morris(Rules::NINE, max_turns, &choices);
         if let Some(o) = g.outcome() {
             seen.insert(o.reason);
         }
@@ -226,4 +268,39 @@ fn biased_random_play_reaches_every_end_reason() {
         seen,
         [Pieces, Blocked, Repetition, Limit].into_iter().collect()
     );
+}
+
+#[test]
+fn biased_random_play_reaches_every_end_reason_of_each_rule_set() {
+    use engine::Reason::*;
+    let expected = [
+        ("noflying", vec![Pieces, Blocked, Repetition, Limit]),
+        ("lasker", vec![Pieces, Blocked, Repetition, Limit]),
+        ("twelve", vec![Pieces, Blocked, Repetition, Limit, Full]),
+        ("gur9", vec![Pieces, Blocked, Repetition, Limit, Quiet]),
+    ];
+    let mut seed = 11u64;
+    for (name, reasons) in expected {
+        let rules: Rules = name.parse().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for game in 0..4000u32 {
+            let choices: Vec<u32> = (0..600)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    (seed >> 16) as u32
+                })
+                .collect();
+            let max_turns = if game % 10 == 0 { 30 } else { 500 };
+            let (g, _, _) = random_morris(rules, max_turns, &choices);
+            if let Some(o) = g.outcome() {
+                seen.insert(o.reason);
+            }
+            if seen.len() == reasons.len() {
+                break;
+            }
+        }
+        assert_eq!(seen, reasons.into_iter().collect(), "{name}");
+    }
 }

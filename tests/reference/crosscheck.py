@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Cross-check the engine binary's `replay` (and a little `perft`) against rules.py.
 
-    python3 tests/reference/crosscheck.py --engine target/release/engine [--count N] [--seed S]
+    python3 tests/reference/crosscheck.py --engine target/release/engine [--count N]
+        [--rules-count M] [--seed S]
 
-Generates N records per game with a seeded generator, runs `ENGINE replay ...`
+Generates N records per game (and M Morris records under other rule sets than the
+default, given by --rules, by a [Rules "..."] header, or both, agreeing or not) with a
+seeded generator, runs `ENGINE replay ...`
 on each (one process per record, several in parallel) and the reference's
 `rules.cli` in-process (the same function the rules.py command line runs), and
 compares: exit codes must match; on success stdout must be byte-identical (one
 JSON line); on error the "error", "index" and "token" fields must match.
-A few command-line checks (usage errors, perft at small depths) are added.
+A few command-line checks (usage errors, perft at small depths, perft of every named
+rule set at depths 1-5) are added.
 Prints up to 10 mismatches, the distribution of outcomes, and finally
 `N passed, M failed`. Exit 0 if all passed, 1 if any failed, 2 on usage errors
 or when the engine cannot be run.
@@ -27,7 +31,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rules  # noqa: E402
-from rules import ADJ, EMPTY, META_NAMES, POINT_NAMES, Meta, Morris, morris_token  # noqa: E402
+from rules import EMPTY, META_NAMES, POINT_NAMES, Meta, Morris, morris_token  # noqa: E402
 
 ENGINE_TIMEOUT = 20  # seconds per process
 
@@ -92,7 +96,7 @@ def mobility(st, p):
     n = 0
     for q in range(24):
         if b[q] == p:
-            for r in ADJ[q]:
+            for r in st.adj[q]:
                 if b[r] == EMPTY:
                     n += 1
     return n
@@ -113,7 +117,7 @@ def pol_capture(st, rng, hist):
 def pol_shuffle(st, rng, hist):
     """After placement, move the piece moved last turn back where it came from."""
     turns = st.legal_turns()
-    if st.reserves[st.to_move] == 0 and len(hist) >= 2 and hist[-2][0] is not None:
+    if st.may_move(st.to_move) and len(hist) >= 2 and hist[-2][0] is not None:
         last = hist[-2]
         back = [t for t in turns if t[0] == last[1] and t[1] == last[0]]
         if back and rng.random() < 0.92:
@@ -165,9 +169,9 @@ POLICIES = {'random': pol_random, 'capture': pol_capture, 'shuffle': pol_shuffle
             'smother0': pol_smother(0), 'smother1': pol_smother(1)}
 
 
-def play_morris(rng, policy, max_turns, stop=None):
+def play_morris(rng, policy, max_turns, stop=None, rules_=rules.NINE):
     """Play until over (or `stop` turns); returns (turns, final state)."""
-    st = Morris(max_turns)
+    st = Morris(max_turns, rules_)
     hist = []
     pol = POLICIES[policy]
     while not st.over and (stop is None or len(hist) < stop):
@@ -177,8 +181,8 @@ def play_morris(rng, policy, max_turns, stop=None):
     return hist, st
 
 
-def replay_turns(turns, max_turns):
-    st = Morris(max_turns)
+def replay_turns(turns, max_turns, rules_=rules.NINE):
+    st = Morris(max_turns, rules_)
     for t in turns:
         st.play(t)
     return st
@@ -267,18 +271,20 @@ def illegal_morris_tokens(st):
         frm, to = step
         return N[to] if frm is None else N[frm] + '-' + N[to]
 
+    adj = st.adj
     if st.reserves[p] > 0:
         cats['occupied'] = [N[q] for q in occupied]
-        cats['move_in_placement'] = [N[q] + '-' + N[r] for q in mine for r in ADJ[q] if b[r] == EMPTY] + \
+    if not st.may_move(p):
+        cats['move_in_placement'] = [N[q] + '-' + N[r] for q in mine for r in adj[q] if b[r] == EMPTY] + \
                                     [N[q] + '-' + N[r] for q in theirs for r in empties[:3]]
     else:
-        cats['place_in_moving'] = [N[q] for q in empties]
-        fly = b.count(p) == 3
-        if not fly:
-            far = [N[q] + '-' + N[r] for q in mine for r in empties if r not in ADJ[q]]
+        if st.reserves[p] == 0:
+            cats['place_in_moving'] = [N[q] for q in empties]
+        if not st.flying(p):
+            far = [N[q] + '-' + N[r] for q in mine for r in empties if r not in adj[q]]
             cats['not_adjacent_4' if len(mine) == 4 else 'not_adjacent'] = far
-        cats['move_opponent'] = [N[q] + '-' + N[r] for q in theirs for r in ADJ[q] if b[r] == EMPTY]
-        cats['move_from_empty'] = [N[q] + '-' + N[r] for q in empties for r in ADJ[q] if b[r] == EMPTY]
+        cats['move_opponent'] = [N[q] + '-' + N[r] for q in theirs for r in adj[q] if b[r] == EMPTY]
+        cats['move_from_empty'] = [N[q] + '-' + N[r] for q in empties for r in adj[q] if b[r] == EMPTY]
         cats['move_to_occupied'] = [N[q] + '-' + N[r] for q in mine for r in occupied if r != q][:20]
         cats['move_same_point'] = [N[q] + '-' + N[q] for q in mine]
     cats['missing_capture'] = [name(s) for s in mill_steps]
@@ -305,28 +311,31 @@ ILLEGAL_CATEGORIES = ['occupied', 'move_in_placement', 'place_in_moving', 'not_a
                       'capture_protected', 'capture_own', 'capture_empty']
 
 
-def gen_morris(rng):
-    """-> (argv, record bytes, kind)."""
-    kind = rng.choices(
-        ['complete', 'prefix', 'limit_small', 'limit_random', 'limit_capture', 'repetition',
-         'blocked', 'pieces', 'after_end', 'syntax', 'illegal'],
-        weights=[12, 8, 9, 6, 7, 12, 12, 9, 6, 10, 11])[0]
+def gen_morris(rng, rules_=rules.NINE):
+    """-> (argv, record bytes, kind): a record played under `rules_` (not yet saying so)."""
+    kinds = ['complete', 'prefix', 'limit_small', 'limit_random', 'limit_capture', 'repetition',
+             'blocked', 'pieces', 'after_end', 'syntax', 'illegal']
+    weights = [12, 8, 9, 6, 7, 12, 12, 9, 6, 10, 11]
+    if rules_ != rules.NINE:
+        # Steered toward quiet draws and full boards (quiet turns only, long limits).
+        kinds, weights = kinds + ['quiet', 'full'], weights + [8, 8]
+    kind = rng.choices(kinds, weights=weights)[0]
     max_turns = None
     if kind == 'limit_small':
         max_turns = rng.choice([1, 2, 3, 5, 8, 16, 17, 18, 19, 20] + list(range(1, 21)))
     elif kind == 'limit_random':
         max_turns = rng.randint(1, 500)
-    elif kind in ('pieces', 'blocked', 'repetition'):
+    elif kind in ('pieces', 'blocked', 'repetition', 'quiet', 'full'):
         max_turns = rng.choice([None, 100, 200, 500, 500, rng.randint(20, 500)])
     elif rng.random() < 0.3:
         max_turns = rng.choice([100, rng.randint(1, 500)])
     limit = max_turns or 100
-    policy = {'repetition': 'shuffle', 'pieces': 'capture',
+    policy = {'repetition': 'shuffle', 'pieces': 'capture', 'quiet': 'shuffle', 'full': 'shuffle',
               'blocked': rng.choice(['block', 'block', 'smother0', 'smother1'])}.get(
         kind, rng.choice(['random', 'random', 'capture', 'shuffle', 'block']))
     tokens = []
     if kind == 'limit_capture':
-        turns, st = play_morris(rng, 'capture', 500)
+        turns, st = play_morris(rng, 'capture', 500, rules_=rules_)
         caps = [i + 1 for i, t in enumerate(turns) if t[2] is not None]
         if caps:
             max_turns = rng.choice(caps)
@@ -334,7 +343,7 @@ def gen_morris(rng):
             turns = turns[:max_turns + rng.choice([0, 0, 0, 1, 3])]
         tokens = [morris_token(t) for t in turns]
     else:
-        turns, st = play_morris(rng, policy, limit)
+        turns, st = play_morris(rng, policy, limit, rules_=rules_)
         tokens = [morris_token(t) for t in turns]
         if kind == 'prefix' and tokens:
             tokens = tokens[:rng.randrange(len(tokens) + 1)]
@@ -354,7 +363,7 @@ def gen_morris(rng):
             rng.shuffle(idx)
             chosen = None
             for i in idx[:20]:
-                cats = illegal_morris_tokens(replay_turns(turns[:i], limit))
+                cats = illegal_morris_tokens(replay_turns(turns[:i], limit, rules_))
                 if want in cats:
                     chosen = (i, want, cats)
                     break
@@ -368,6 +377,69 @@ def gen_morris(rng):
     if max_turns is not None:
         argv += ['--max-turns', str(max_turns)]
     return argv, render(tokens, rng), kind
+
+
+def random_rules(rng):
+    """A rule set: a named one, or a random combination (often a short quiet count, so that
+    quiet draws come up, and twelve pieces, so that full boards do)."""
+    if rng.random() < 0.5:
+        return rules.NAMED_RULES[rng.choice(['noflying', 'lasker', 'twelve', 'gur9', 'nine'])]
+    return (rng.choice([9, 10, 11, 12, 12]), rng.randint(0, 1), rng.randint(0, 1),
+            rng.randint(0, 1), rng.choice([0, 0, rng.randint(1, 30), rng.randint(1, 500)]))
+
+
+def spell_rules(r, rng):
+    """One way to write rule set r: canonical, a name with overrides, or a list in any order."""
+    keys = list(rules.RULE_KEYS)
+    how = rng.random()
+    if how < 0.3:
+        return rules.canonical_rules(r)
+    if how < 0.7:
+        name = rng.choice(sorted(rules.NAMED_RULES))
+        base = rules.NAMED_RULES[name]
+        over = [(k, v) for k, v, b in zip(keys, r, base) if v != b]
+        rng.shuffle(over)
+        return ','.join([name] + ['%s=%d' % kv for kv in over])
+    items = [(k, v) for k, v, d in zip(keys, r, rules.NINE) if v != d or rng.random() < 0.3]
+    rng.shuffle(items)
+    return ','.join('%s=%d' % kv for kv in items) or 'nine'
+
+
+BAD_RULES = ['ten', 'Nine', 'nine,', 'twelve,nine', 'pieces=13', 'pieces=09', 'quiet=501',
+             'quiet=-1', 'diagonals=2', 'lasker=yes', 'pieces=10,pieces=10', 'Pieces=10',
+             'pieces =10', '', 'nine,,quiet=2', 'pieces', 'nine' + ',quiet=7' * 30, 'twelve;flying=0',
+             'twelve,flying=0,', 'é', 'nine,x=1']
+
+
+def gen_morris_rules(rng):
+    """A record under other rules: given by --rules, by a header, or both (agreeing or not);
+    sometimes a malformed or doubled header."""
+    r = random_rules(rng)
+    argv, data, kind = gen_morris(rng, r)
+    how = rng.choices(['option', 'header', 'both', 'contradict', 'bad_header', 'second_header'],
+                      weights=[3, 3, 2, 1, 1, 1])[0]
+    if how in ('option', 'both', 'contradict'):
+        argv += ['--rules', spell_rules(r, rng)]
+    header = None
+    if how in ('header', 'both', 'second_header'):
+        header = spell_rules(r, rng)
+    elif how == 'contradict':
+        other = random_rules(rng)
+        header = spell_rules(other, rng)
+        kind = 'contradict' if other != r else kind
+    elif how == 'bad_header':
+        header = rng.choice(BAD_RULES)
+        kind = 'bad_header'
+    if header is not None:
+        line = rng.choice(['[Rules "%s"]', '[Rules %s]', ' [Rules  "%s" ]\t', '[Rules "%s"]\r'])
+        lines = [line % header]
+        if how == 'second_header':
+            lines.append('[Rules "%s"]' % spell_rules(r, rng))
+            kind = 'second_header'
+        if rng.random() < 0.5:
+            lines.insert(0, '[Event "x"]')
+        data = ('\n'.join(lines) + '\n').encode() + data
+    return argv, data, 'rules_' + kind
 
 
 # ---------------------------------------------------------------------------
@@ -505,7 +577,8 @@ def compare_replay(ref, eng):
             return 'engine error output is not one JSON object'
         if not isinstance(e, dict):
             return 'engine error output is not a JSON object'
-        for k in ('error', 'index', 'token'):
+        fields = ('error', 'line') if r.get('error') == 'header' else ('error', 'index', 'token')
+        for k in fields:
             if e.get(k, '<missing>') != r[k]:
                 return 'field %r differs' % k
         return None
@@ -526,6 +599,21 @@ def cli_checks():
         cases.append(('perft', ['perft', 'meta', str(d)], b''))
     cases.append(('perft', ['perft', 'morris', '3', '--max-turns', '2'], b''))
     cases.append(('perft', ['perft', 'morris', '2', '--max-turns', '2'], b''))
+    for bad in BAD_RULES:
+        cases.append(('cli', ['replay', 'morris', '--rules', bad], b'd6 a7'))
+        cases.append(('cli', ['perft', 'morris', '2', '--rules', bad], b''))
+    cases.append(('cli', ['replay', 'meta', '--rules', 'nine'], b'e5'))
+    # Every named rule set to depth 5 (the reference takes some 15 s for these), and a few
+    # combinations.
+    for name in sorted(rules.NAMED_RULES):
+        for d in range(1, 6):
+            cases.append(('perft', ['perft', 'morris', str(d), '--rules', name], b''))
+    for text in ('twelve,flying=0,lasker=1', 'pieces=11,diagonals=1,quiet=3',
+                 'lasker,diagonals=1,pieces=12'):
+        for d in range(1, 5):
+            cases.append(('perft', ['perft', 'morris', str(d), '--rules', text], b''))
+    cases.append(('perft', ['perft', 'morris', '4', '--rules', 'quiet=3'], b''))
+    cases.append(('perft', ['perft', 'morris', '4', '--rules', 'quiet=4'], b''))
     return cases
 
 
@@ -544,6 +632,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--engine', required=True, help='path to the engine binary')
     ap.add_argument('--count', type=int, default=2000, help='records per game (default 2000)')
+    ap.add_argument('--rules-count', type=int, default=2000,
+                    help='Morris records under other rule sets (default 2000)')
     ap.add_argument('--seed', type=int, default=1, help='generator seed (default 1)')
     ap.add_argument('--jobs', type=int, default=max(2, (os.cpu_count() or 2) * 2),
                     help='engine processes in parallel')
@@ -569,8 +659,10 @@ def main():
 
     t0 = time.time()
     cases = []   # (label, argv, data, kind)
-    for game, gen, salt in (('morris', gen_morris, 1), ('meta', gen_meta, 2)):
-        for i in range(args.count):
+    for game, gen, salt, count in (('morris', gen_morris, 1, args.count),
+                                   ('meta', gen_meta, 2, args.count),
+                                   ('rules', gen_morris_rules, 3, args.rules_count)):
+        for i in range(count):
             rng = random.Random((args.seed * 1000003 + salt) * 1000003 + i)
             argv, data, kind = gen(rng)
             cases.append(('%s#%d' % (game, i), argv, data, kind))
@@ -581,9 +673,14 @@ def main():
     t_ref = time.time() - t0
 
     extra = [] if args.no_cli_checks else cli_checks()
-    for j, (label, argv, data) in enumerate(extra):
+    t0 = time.time()
+    # The reference's perfts of every rule set take most of this: two processes.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=2) as ex:
+        extra_refs = list(ex.map(reference_cli, [(argv, data) for _, argv, data in extra]))
+    for j, ((label, argv, data), ref) in enumerate(zip(extra, extra_refs)):
         cases.append(('%s#%d' % (label, j), argv, data, label))
-        refs.append(rules.cli(argv, data)[:2])
+        refs.append(ref)
+    t_checks = time.time() - t0
 
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
@@ -598,7 +695,7 @@ def main():
             why = compare_perft(ref, eng)
         else:
             why = compare_replay(ref, eng)
-        if label.startswith(('morris', 'meta')):
+        if label.startswith(('morris', 'meta', 'rules')):
             reasons[(label.split('#')[0], outcome(ref))] += 1
         if why is None:
             passed += 1
@@ -621,18 +718,24 @@ def main():
                 eng[0], eng[1].decode('utf-8', 'replace').rstrip('\n'),
                 ('  [stderr: %s]' % eng[2].decode('utf-8', 'replace').strip()[:300]) if eng[2] else ''))
     print('outcomes (reference):')
-    for game in ('morris', 'meta'):
+    for game in ('morris', 'meta', 'rules'):
         items = sorted(((k[1], v) for k, v in reasons.items() if k[0] == game), key=lambda kv: -kv[1])
         print('  %s: %s' % (game, ', '.join('%s %d' % kv for kv in items)))
-    print('time: generate %.1fs, reference %.1fs, engine %.1fs' % (t_gen, t_ref, t_eng))
+    print('time: generate %.1fs, reference %.1fs (command-line checks %.1fs), engine %.1fs'
+          % (t_gen, t_ref, t_checks, t_eng))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
+
+
+def reference_cli(case):
+    argv, data = case
+    return rules.cli(argv, data)[:2]
 
 
 def outcome(ref):
     code, out = ref
     if code != 0:
-        return 'error'
+        return 'header' if code == 1 and '"header"' in out else 'error'
     o = json.loads(out)
     if o['game'] == 'morris':
         return o['reason'] or 'unfinished'

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Independent reference rules for Nine Men's Morris and Ultimate tic-tac-toe.
 
-Written from docs/rules.md and docs/cli.md only, to cross-check the Rust engine's
-`replay` and `perft` commands. Standard library only.
+Written from docs/rules.md and docs/cli.md only (and SPEC.md section 12 for the Morris rule
+variants), to cross-check the Rust engine's `replay` and `perft` commands. Standard library
+only.
 
-    python3 rules.py replay morris [--max-turns N] < record
+    python3 rules.py replay morris [--max-turns N] [--rules R] < record
     python3 rules.py replay meta < record
-    python3 rules.py perft morris DEPTH [--max-turns N]
+    python3 rules.py perft morris DEPTH [--max-turns N] [--rules R]
     python3 rules.py perft meta DEPTH
 
 `cli(argv, stdin_bytes) -> (exit_code, stdout, stderr)` is the single code
@@ -24,6 +25,32 @@ import sys
 # ASCII whitespace as docs/rules.md defines it: space, \t, \n, \r, \x0c (not \x0b).
 _WS = ' \t\r\n\x0c'
 _WS_SPLIT = re.compile(r'[ \t\r\n\x0c]+')
+
+
+def record_text(data):
+    return data.decode('utf-8', errors='replace')
+
+
+def record_headers(data):
+    """Bytes of a record -> [(line number from 1, name, value)] of its header lines.
+
+    docs/cli.md: a header line, trimmed of separators at both ends, starts with '[' and ends
+    with ']'; inside, the name runs to the first space and the value is the rest trimmed of
+    separators, without its surrounding double quotes when it has both."""
+    out = []
+    for i, line in enumerate(record_text(data).split('\n')):
+        t = line.strip(_WS)
+        if not (t.startswith('[') and t.endswith(']')) or len(t) < 2:
+            continue
+        inner = t[1:-1]
+        if ' ' not in inner:
+            continue
+        name, value = inner.split(' ', 1)
+        value = value.strip(_WS)
+        if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+            value = value[1:-1]
+        out.append((i + 1, name, value))
+    return out
 
 
 def record_tokens(data):
@@ -72,6 +99,71 @@ MILLS_OF = [tuple(m for m in MILLS if p in m) for p in range(24)]
 assert len(LINKS) == 32 and len(MILLS) == 16
 assert all(len(m) == 2 for m in MILLS_OF)
 
+# SPEC 12, diagonals=1: four diagonal lines a7-b6-c5, g7-f6-e5, g1-f2-e3, a1-b2-c3
+# (8 more links, 4 more mills).
+DIAGONAL_LINES = [(0, 8, 16), (2, 10, 18), (4, 12, 20), (6, 14, 22)]
+LINKS_D = LINKS + [l for a, b, c in DIAGONAL_LINES for l in ((a, b), (b, c))]
+ADJ_D = [[] for _ in range(24)]
+for _a, _b in LINKS_D:
+    ADJ_D[_a].append(_b)
+    ADJ_D[_b].append(_a)
+ADJ_D = [tuple(sorted(a)) for a in ADJ_D]
+MILLS_D = MILLS + DIAGONAL_LINES
+MILLS_OF_D = [tuple(m for m in MILLS_D if p in m) for p in range(24)]
+assert len(LINKS_D) == 40 and len(MILLS_D) == 20
+assert sorted(len(m) for m in MILLS_OF_D) == [2] * 12 + [3] * 12
+
+# ---------------------------------------------------------------------------
+# Rule sets (SPEC 12)
+# ---------------------------------------------------------------------------
+
+RULE_KEYS = ('pieces', 'diagonals', 'flying', 'lasker', 'quiet')
+RULE_VALUES = {'pieces': range(9, 13), 'diagonals': range(0, 2), 'flying': range(0, 2),
+               'lasker': range(0, 2), 'quiet': range(0, 501)}
+NINE = (9, 0, 1, 0, 0)
+NAMED_RULES = {'nine': NINE, 'noflying': (9, 0, 0, 0, 0), 'lasker': (10, 0, 1, 1, 0),
+               'twelve': (12, 1, 1, 0, 0), 'gur9': (9, 0, 1, 0, 50)}
+RULES_MAX_LEN = 200
+
+
+class BadRules(Exception):
+    pass
+
+
+def parse_rules(text):
+    """A rule string -> tuple (pieces, diagonals, flying, lasker, quiet), or raise BadRules.
+
+    A name, a comma-separated list of key=value, or a name followed by such a list that
+    overrides it; keys lower case, no spaces, each at most once; values in decimal without
+    leading zeros. Longer than RULES_MAX_LEN bytes: refused."""
+    if len(text.encode('utf-8', 'surrogateescape')) > RULES_MAX_LEN:
+        raise BadRules('too long')
+    if text == '':
+        raise BadRules('empty')
+    items = text.split(',')
+    values = dict(zip(RULE_KEYS, NINE))
+    seen = set()
+    for i, item in enumerate(items):
+        if '=' not in item:
+            if i == 0 and item in NAMED_RULES:
+                values = dict(zip(RULE_KEYS, NAMED_RULES[item]))
+                continue
+            raise BadRules('%r is no rule set name here' % item)
+        key, value = item.split('=', 1)
+        if key not in RULE_KEYS:
+            raise BadRules('unknown key %r' % key)
+        if key in seen:
+            raise BadRules('%s twice' % key)
+        seen.add(key)
+        if not re.fullmatch(r'0|[1-9][0-9]*', value) or int(value) not in RULE_VALUES[key]:
+            raise BadRules('bad value %r for %s' % (value, key))
+        values[key] = int(value)
+    return tuple(values[k] for k in RULE_KEYS)
+
+
+def canonical_rules(r):
+    return ','.join('%s=%d' % kv for kv in zip(RULE_KEYS, r))
+
 # <pt>[-<pt>][x<pt>], strict lowercase; names are checked against POINT_INDEX.
 _MORRIS_TOKEN = re.compile(r'([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?')
 
@@ -82,43 +174,28 @@ class IllegalTurn(Exception):
     pass
 
 
-def in_mill(board, q):
-    c = board[q]
-    for m in MILLS_OF[q]:
-        if board[m[0]] == c and board[m[1]] == c and board[m[2]] == c:
-            return True
-    return False
-
-
-def closes_mill(board, to, p):
-    for m in MILLS_OF[to]:
-        if board[m[0]] == p and board[m[1]] == p and board[m[2]] == p:
-            return True
-    return False
-
-
-def capturable(board, opp):
-    """Opponent pieces that may be captured (protection rule applied)."""
-    pieces = [q for q in range(24) if board[q] == opp]
-    free = [q for q in pieces if not in_mill(board, q)]
-    return free if free else pieces
-
-
 class Morris:
-    """Mutable Morris state; a turn is (frm|None, to, cap|None)."""
+    """Mutable Morris state; a turn is (frm|None, to, cap|None).
+
+    `rules` is a tuple (pieces, diagonals, flying, lasker, quiet), see parse_rules."""
 
     __slots__ = ('board', 'reserves', 'to_move', 'turns', 'max_turns',
-                 'over', 'winner', 'reason', 'counts')
+                 'over', 'winner', 'reason', 'counts', 'rules', 'adj', 'mills_of',
+                 'quiet_turns')
 
-    def __init__(self, max_turns=DEFAULT_MAX_TURNS):
+    def __init__(self, max_turns=DEFAULT_MAX_TURNS, rules=NINE):
+        self.rules = rules
+        self.adj = ADJ_D if rules[1] else ADJ
+        self.mills_of = MILLS_OF_D if rules[1] else MILLS_OF
         self.board = [EMPTY] * 24
-        self.reserves = [9, 9]
+        self.reserves = [rules[0], rules[0]]
         self.to_move = 0
         self.turns = 0
         self.max_turns = max_turns
         self.over = False
         self.winner = None
         self.reason = None
+        self.quiet_turns = 0   # completed turns since the last capture
         self.counts = {self.key(): 1}
 
     def key(self):
@@ -135,6 +212,10 @@ class Morris:
         c.winner = self.winner
         c.reason = self.reason
         c.counts = dict(self.counts)
+        c.rules = self.rules
+        c.adj = self.adj
+        c.mills_of = self.mills_of
+        c.quiet_turns = self.quiet_turns
         return c
 
     # -- queries ------------------------------------------------------------
@@ -142,38 +223,67 @@ class Morris:
     def placing(self):
         return self.reserves[self.to_move] > 0
 
+    def may_move(self, p):
+        """A side moves once its reserve is empty; under Lasker also while it places."""
+        return self.reserves[p] == 0 or self.rules[3] == 1
+
     def flying(self, p):
-        return self.reserves[0] == 0 and self.reserves[1] == 0 and self.board.count(p) == 3
+        return (self.rules[2] == 1 and self.reserves[0] == 0 and self.reserves[1] == 0
+                and self.board.count(p) == 3)
 
     def has_move(self, p):
-        """Has player p a legal move in the moving stage?"""
+        """Has player p a legal move (a slide or, when flying, a flight)?"""
         b = self.board
         if self.flying(p):
             return EMPTY in b
         for q in range(24):
             if b[q] == p:
-                for r in ADJ[q]:
+                for r in self.adj[q]:
                     if b[r] == EMPTY:
                         return True
         return False
+
+    def has_turn(self, p):
+        """Has player p any legal turn: a placement, or a move when allowed to move?"""
+        if self.reserves[p] > 0 and EMPTY in self.board:
+            return True
+        return self.may_move(p) and self.has_move(p)
 
     def steps(self):
         """(frm, to) pairs of the mover, before captures."""
         p = self.to_move
         b = self.board
         empties = [q for q in range(24) if b[q] == EMPTY]
-        if self.reserves[p] > 0:
-            return [(None, to) for to in empties]
         out = []
-        fly = b.count(p) == 3
+        if self.reserves[p] > 0:
+            out = [(None, to) for to in empties]
+        if not self.may_move(p):
+            return out
+        fly = self.flying(p)
         for frm in range(24):
             if b[frm] != p:
                 continue
             if fly:
                 out.extend((frm, to) for to in empties)
             else:
-                out.extend((frm, to) for to in ADJ[frm] if b[to] == EMPTY)
+                out.extend((frm, to) for to in self.adj[frm] if b[to] == EMPTY)
         return out
+
+    def closes_mill(self, to, p):
+        b = self.board
+        for m in self.mills_of[to]:
+            if b[m[0]] == p and b[m[1]] == p and b[m[2]] == p:
+                return True
+        return False
+
+    def in_mill(self, q):
+        return self.closes_mill(q, self.board[q])
+
+    def capturable(self, opp):
+        """Opponent pieces that may be captured (protection rule applied)."""
+        pieces = [q for q in range(24) if self.board[q] == opp]
+        free = [q for q in pieces if not self.in_mill(q)]
+        return free if free else pieces
 
     def legal_turns(self):
         if self.over:
@@ -186,8 +296,8 @@ class Morris:
             if frm is not None:
                 b[frm] = EMPTY
             b[to] = p
-            if closes_mill(b, to, p) and opp in b:
-                out.extend((frm, to, c) for c in capturable(b, opp))
+            if self.closes_mill(to, p) and opp in b:
+                out.extend((frm, to, c) for c in self.capturable(opp))
             else:
                 out.append((frm, to, None))
             b[to] = EMPTY
@@ -220,24 +330,24 @@ class Morris:
             if self.reserves[p] == 0:
                 raise IllegalTurn('placement is over: move a piece')
         else:
-            if self.reserves[p] > 0:
+            if not self.may_move(p):
                 raise IllegalTurn('still placing: cannot move yet')
             if b[frm] != p:
                 raise IllegalTurn('no piece of the mover on the start point')
         if b[to] != EMPTY:
             raise IllegalTurn('destination is occupied')
-        if frm is not None and to not in ADJ[frm] and b.count(p) != 3:
+        if frm is not None and to not in self.adj[frm] and not self.flying(p):
             raise IllegalTurn('destination is not adjacent')
         # Look at the board after the step.
         if frm is not None:
             b[frm] = EMPTY
         b[to] = p
         try:
-            mill = closes_mill(b, to, p) and opp in b
+            mill = self.closes_mill(to, p) and opp in b
             if mill:
                 if cap is None:
                     raise IllegalTurn('a mill closes: a capture is required')
-                if cap not in capturable(b, opp):
+                if cap not in self.capturable(opp):
                     raise IllegalTurn('that point cannot be captured')
             elif cap is not None:
                 raise IllegalTurn('no mill closes: no capture allowed')
@@ -255,7 +365,7 @@ class Morris:
         p = self.to_move
         opp = 1 - p
         b = self.board
-        undo = (turn, self.over, self.winner, self.reason)
+        undo = (turn, self.over, self.winner, self.reason, self.quiet_turns)
         if frm is None:
             self.reserves[p] -= 1
         else:
@@ -264,22 +374,29 @@ class Morris:
         if cap is not None:
             b[cap] = EMPTY
         self.turns += 1
+        self.quiet_turns = 0 if cap is not None else self.quiet_turns + 1
         self.to_move = opp
         key = self.key()
         n = self.counts.get(key, 0) + 1
         self.counts[key] = n
+        quiet = self.rules[4]
+        # SPEC 12: pieces, full, blocked, repetition, quiet, limit.
         if self.reserves[opp] + b.count(opp) < 3:
             self.over, self.winner, self.reason = True, p, 'pieces'
-        elif self.reserves[0] == 0 and self.reserves[1] == 0 and not self.has_move(opp):
+        elif EMPTY not in b:
+            self.over, self.winner, self.reason = True, None, 'full'
+        elif not self.has_turn(opp):
             self.over, self.winner, self.reason = True, p, 'blocked'
         elif n >= 3:
             self.over, self.winner, self.reason = True, None, 'repetition'
+        elif quiet > 0 and self.quiet_turns >= quiet:
+            self.over, self.winner, self.reason = True, None, 'quiet'
         elif self.turns >= self.max_turns:
             self.over, self.winner, self.reason = True, None, 'limit'
         return undo
 
     def undo(self, undo):
-        (frm, to, cap), self.over, self.winner, self.reason = undo
+        (frm, to, cap), self.over, self.winner, self.reason, self.quiet_turns = undo
         key = self.key()
         n = self.counts[key] - 1
         if n:
@@ -300,8 +417,10 @@ class Morris:
             b[frm] = p
 
     def to_json(self):
-        return _dumps({
-            'game': 'morris',
+        obj = {'game': 'morris'}
+        if self.rules != NINE:
+            obj['rules'] = canonical_rules(self.rules)
+        obj.update({
             'board': ''.join('BR.'[c] for c in self.board),
             'reserves': list(self.reserves),
             'to_move': self.to_move,
@@ -310,6 +429,7 @@ class Morris:
             'winner': self.winner,
             'reason': self.reason,
         })
+        return _dumps(obj)
 
 
 def morris_token(turn):
@@ -320,8 +440,9 @@ def morris_token(turn):
     return s
 
 
-def perft_morris(depth, max_turns=DEFAULT_MAX_TURNS):
-    st = Morris(max_turns)
+def perft_morris(depth, max_turns=DEFAULT_MAX_TURNS, rules=NINE, start=None):
+    """Perft from the start, or from `start` (a Morris state, played on and restored)."""
+    st = Morris(max_turns, rules) if start is None else start
 
     def rec(d):
         if d == 0:
@@ -479,15 +600,37 @@ def perft_meta(depth):
 # Replay and command line
 # ---------------------------------------------------------------------------
 
-def new_state(game, max_turns=None):
+def new_state(game, max_turns=None, rules=NINE):
     if game == 'morris':
-        return Morris(DEFAULT_MAX_TURNS if max_turns is None else max_turns)
+        return Morris(DEFAULT_MAX_TURNS if max_turns is None else max_turns, rules)
     return Meta()
 
 
-def replay(game, data, max_turns=None):
-    """-> (exit_code, one JSON line without newline)."""
-    st = new_state(game, max_turns)
+def _header_error(line, message):
+    return 1, _dumps({'error': 'header', 'line': line, 'message': message})
+
+
+def replay(game, data, max_turns=None, rules=None):
+    """-> (exit_code, one JSON line without newline).
+
+    Morris reads the Rules header (docs/cli.md): absent means the rules given (`rules`, a
+    tuple), else nine; a second one, a malformed one, or one that differs from the rules given
+    is refused with a header error on its line. Other headers are skipped."""
+    if game == 'morris':
+        written = None
+        for line, name, value in record_headers(data):
+            if name != 'Rules':
+                continue
+            if written is not None:
+                return _header_error(line, 'a second Rules header')
+            try:
+                written = (parse_rules(value), line)
+            except BadRules as e:
+                return _header_error(line, 'bad rules: %s' % e)
+        if written is not None and rules is not None and written[0] != rules:
+            return _header_error(written[1], 'the rules differ from --rules')
+        rules = written[0] if written is not None else (rules or NINE)
+    st = new_state(game, max_turns, rules)
     for k, tok in enumerate(record_tokens(data)):
         try:
             turn = st.parse(tok)
@@ -498,9 +641,9 @@ def replay(game, data, max_turns=None):
 
 
 USAGE = """usage:
-  rules.py replay morris [--max-turns N] < record
+  rules.py replay morris [--max-turns N] [--rules R] < record
   rules.py replay meta < record
-  rules.py perft morris DEPTH [--max-turns N]
+  rules.py perft morris DEPTH [--max-turns N] [--rules R]
   rules.py perft meta DEPTH
 """
 
@@ -516,6 +659,7 @@ def cli(argv, data=b''):
         return usage('expected "replay|perft morris|meta"')
     cmd, game, rest = argv[0], argv[1], list(argv[2:])
     max_turns = None
+    rules = None
     positional = []
     i = 0
     while i < len(rest):
@@ -532,6 +676,18 @@ def cli(argv, data=b''):
                 return usage('--max-turns must be an integer in 1..500')
             max_turns = int(v)
             i += 2
+        elif a == '--rules':
+            if game != 'morris':
+                return usage('--rules is only for morris')
+            if rules is not None:
+                return usage('--rules given twice')
+            if i + 1 >= len(rest):
+                return usage('--rules needs a value')
+            try:
+                rules = parse_rules(rest[i + 1])
+            except BadRules as e:
+                return usage('--rules: %s' % e)
+            i += 2
         elif a.startswith('-') and a != '-' and not a.lstrip('-').isdigit():
             return usage('unknown option %r' % a)
         else:
@@ -540,13 +696,14 @@ def cli(argv, data=b''):
     if cmd == 'replay':
         if positional:
             return usage('replay takes no positional argument')
-        code, line = replay(game, data, max_turns)
+        code, line = replay(game, data, max_turns, rules)
         return code, line + '\n', ''
     if len(positional) != 1 or not re.fullmatch(r'[0-9]+', positional[0]):
         return usage('perft needs one non-negative integer DEPTH')
     depth = int(positional[0])
     if game == 'morris':
-        n = perft_morris(depth, DEFAULT_MAX_TURNS if max_turns is None else max_turns)
+        n = perft_morris(depth, DEFAULT_MAX_TURNS if max_turns is None else max_turns,
+                         rules or NINE)
     else:
         n = perft_meta(depth)
     return 0, '%d\n' % n, ''

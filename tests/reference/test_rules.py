@@ -17,9 +17,9 @@ from rules import EMPTY, POINT_INDEX as P, Morris, Meta, cli, replay  # noqa: E4
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def morris_from(board, reserves=(0, 0), to_move=0, turns=40, max_turns=100):
+def morris_from(board, reserves=(0, 0), to_move=0, turns=40, max_turns=100, rules=rules.NINE):
     """Build a Morris position from a 24-char '.BR' string (repetition counts reset)."""
-    st = Morris(max_turns)
+    st = Morris(max_turns, rules)
     st.board = [{'.': EMPTY, 'B': 0, 'R': 1}[c] for c in board]
     st.reserves = list(reserves)
     st.to_move = to_move
@@ -43,9 +43,46 @@ def play_tokens(st, tokens):
     return st
 
 
-def out(game, record, max_turns=None):
-    code, line = replay(game, record.encode(), max_turns)
+def out(game, record, max_turns=None, rules=None):
+    code, line = replay(game, record.encode(), max_turns, rules)
     return code, json.loads(line)
+
+
+def R(text):
+    return rules.parse_rules(text)
+
+
+PERFT_DIR = os.path.join(HERE, '..', '..', 'engine', 'tests', 'perft')
+PERFT_LIMIT = 180000   # larger counts: the cross-check compares the engine's (depths 1-5)
+
+
+def perft_cases():
+    """Every `depth` line of the engine's perft data files, with its settings (the format is
+    described in engine/tests/perft.rs: game, max-turns, rules, record, depth)."""
+    cases = []
+    for name in sorted(os.listdir(PERFT_DIR)):
+        if not name.endswith('.perft'):
+            continue
+        game, max_turns, rule_set, record = None, 100, 'nine', ''
+        with open(os.path.join(PERFT_DIR, name)) as f:
+            for line in f:
+                words = line.split()
+                if not words or words[0].startswith('#'):
+                    continue
+                if words[0] == 'game':
+                    game = words[1]
+                elif words[0] == 'max-turns':
+                    max_turns = int(words[1])
+                elif words[0] == 'rules':
+                    rule_set = words[1]
+                elif words[0] == 'record':
+                    record = ' '.join(words[1:])
+                elif words[0] == 'depth':
+                    cases.append((name, game, max_turns, rule_set, record, int(words[1]),
+                                  int(words[2])))
+                else:
+                    raise ValueError('%s: %r' % (name, line))
+    return cases
 
 
 class Perft(unittest.TestCase):
@@ -63,6 +100,27 @@ class Perft(unittest.TestCase):
     def test_meta(self):
         for d, n in enumerate([1, 81, 720, 6336, 55080]):
             self.assertEqual(rules.perft_meta(d), n)
+
+    def test_rule_sets_from_the_start(self):
+        for name, counts in (('noflying', [24, 552, 12144]), ('gur9', [24, 552, 12144]),
+                             ('twelve', [24, 552, 12144]), ('lasker', [24, 552, 12144 + 64 * 22])):
+            for d, n in enumerate(counts, 1):
+                self.assertEqual(rules.perft_morris(d, 100, R(name)), n, (name, d))
+
+    def test_the_engine_perft_data_files(self):
+        checked = 0
+        for name, game, max_turns, rule_set, record, depth, expected in perft_cases():
+            if expected > PERFT_LIMIT or depth > 5:   # (depth 6 of a 5-turn game: 5 M leaves)
+                continue
+            if game == 'meta':
+                self.assertEqual(rules.perft_meta(depth), expected, (name, depth))
+            else:
+                st = Morris(max_turns, R(rule_set))
+                play_tokens(st, record)
+                got = rules.perft_morris(depth, max_turns, R(rule_set), st)
+                self.assertEqual(got, expected, (name, rule_set, record[:20], depth))
+            checked += 1
+        self.assertGreaterEqual(checked, 40)
 
 
 class MorrisRules(unittest.TestCase):
@@ -295,6 +353,104 @@ class MetaRules(unittest.TestCase):
         self.assertEqual(st.required, 8)
 
 
+class RuleSets(unittest.TestCase):
+    def test_parsing(self):
+        self.assertEqual(R('nine'), (9, 0, 1, 0, 0))
+        self.assertEqual(R('twelve,flying=0'), (12, 1, 0, 0, 0))
+        self.assertEqual(R('lasker,pieces=11'), (11, 0, 1, 1, 0))
+        self.assertEqual(R('quiet=500,pieces=10'), (10, 0, 1, 0, 500))
+        self.assertEqual(rules.canonical_rules(R('gur9')),
+                         'pieces=9,diagonals=0,flying=1,lasker=0,quiet=50')
+        for bad in ['', 'ten', 'Nine', 'nine,', ',nine', 'nine,,quiet=1', 'nine,twelve',
+                    'pieces=10,lasker', 'pieces', 'Pieces=9', 'pieces =9', ' pieces=9',
+                    'pieces=09', 'pieces=13', 'pieces=8', 'pieces=', 'pieces=+9', 'quiet=501',
+                    'quiet=00', 'diagonals=2', 'flying=true', 'pieces=9,pieces=9',
+                    'nine' + ',quiet=1' * 40]:
+            self.assertRaises(rules.BadRules, R, bad)
+
+    def test_diagonal_mill(self):
+        code, o = out('morris', 'a7 d7 b6 d6 c5xd7', rules=R('twelve'))
+        self.assertEqual((code, o['board'], o['reserves']),
+                         (0, board_of(B='a7 b6 c5', R='d6'), [9, 10]))
+        self.assertEqual(o['rules'], 'pieces=12,diagonals=1,flying=1,lasker=0,quiet=0')
+        code, o = out('morris', 'a7 d7 b6 d6 c5', rules=R('twelve'))
+        self.assertEqual((code, o['index']), (1, 4))
+        code, o = out('morris', 'a7 d7 b6 d6 c5xd7')
+        self.assertEqual((code, o['index']), (1, 4))
+        st = morris_from(board_of(B='a7 d7 g7 f2', R='a1 b2 c3 d1 e3'), rules=R('twelve'))
+        self.assertEqual(st.parse('a7-b6'), (P['a7'], P['b6'], None))
+        self.assertRaises(rules.IllegalTurn, st.parse, 'a7-c5')
+        st = morris_from(board_of(B='a7 d7 f6 e5', R='a1 b2 c3 d1 e3'), rules=R('twelve'))
+        self.assertEqual(sorted(t[2] for t in st.legal_turns() if t[:2] == (P['f6'], P['g7'])),
+                         [P['d1'], P['e3']])     # a1-b2-c3 is a mill: protected
+
+    def test_lasker_slide_captures_during_placement(self):
+        st = morris_from(board_of(B='a7 d7 g4', R='b6 d6 c3'), reserves=(6, 6), rules=R('lasker'))
+        self.assertEqual(len(st.legal_turns()), 18 + 1 + 1 + 3 * 3 - 2)
+        st.play(st.parse('g4-g7xc3'))
+        self.assertEqual((st.reserves, st.board.count(1), st.quiet_turns), ([6, 6], 2, 0))
+        st = morris_from(board_of(B='a7 d7 g4', R='b6 d6 c3'), reserves=(6, 6))
+        self.assertRaises(rules.IllegalTurn, st.parse, 'g4-g7xc3')
+
+    def test_lasker_empty_reserve_slides_only(self):
+        st = morris_from(board_of(B='a7 g7 g1', R='d7 d1 a1 f2'), reserves=(0, 2), rules=R('lasker'))
+        self.assertRaises(rules.IllegalTurn, st.parse, 'e4')
+        self.assertRaises(rules.IllegalTurn, st.parse, 'a7-e4')     # no flying yet
+        self.assertEqual(st.parse('a7-a4'), (P['a7'], P['a4'], None))
+        # walled in while the other still places: blocked
+        st = morris_from(board_of(B='a7 g7 g1 a1', R='d7 g4 d1'), reserves=(0, 2), to_move=1,
+                         rules=R('lasker'))
+        st.play(st.parse('a4'))
+        self.assertEqual((st.over, st.winner, st.reason), (True, 1, 'blocked'))
+
+    def test_lasker_repetition_during_placement(self):
+        code, o = out('morris', 'a7 g1 ' + 'a7-d7 g1-g4 d7-a7 g4-g1 ' * 2, rules=R('lasker'))
+        self.assertEqual((code, o['reason'], o['reserves'], o['turns']),
+                         (0, 'repetition', [9, 9], 10))
+
+    def test_full_board(self):
+        rec = ('e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4 d2 e4 b2 a1 g1 d1')
+        code, o = out('morris', rec, rules=R('pieces=12'))
+        self.assertEqual((code, o['phase'], o['winner'], o['reason'], o['turns']),
+                         (0, 'over', None, 'full', 24))
+
+    def test_quiet(self):
+        code, o = out('morris', 'a7 b6 d7 d6 g7xb6 b6 a1 d1 b2 f2', rules=R('quiet=5'))
+        self.assertEqual((code, o['reason'], o['turns']), (0, 'quiet', 10))
+        code, o = out('morris', 'a7 b6 d7 d6 g7xb6 b6 a1 d1 b2', rules=R('quiet=5'))
+        self.assertEqual((code, o['reason']), (0, None))
+        code, o = out('morris', 'd6 b4 a7 c4 g1', max_turns=5, rules=R('quiet=5'))
+        self.assertEqual(o['reason'], 'quiet')      # before the limit
+        # repetition before quiet
+        st = morris_from(board_of(B='a7 g7 g1 b2', R='a1 d1 f2 c3'), rules=R('quiet=8'))
+        play_tokens(st, 'b2-b4 c3-c4 b4-b2 c4-c3 b2-b4 c3-c4 b4-b2 c4-c3')
+        self.assertEqual((st.reason, st.turns), ('repetition', 48))
+
+    def test_noflying(self):
+        st = morris_from(board_of(B='a7 g7 g1', R='d7 d1 a1 f2'), rules=R('noflying'))
+        self.assertRaises(rules.IllegalTurn, st.parse, 'a7-e4')
+        st = morris_from(board_of(B='a7 g7 g1', R='d7 g4 d1 b4 f2'), to_move=1, rules=R('noflying'))
+        st.play(st.parse('b4-a4'))
+        self.assertEqual((st.over, st.winner, st.reason), (True, 1, 'blocked'))
+
+    def test_pieces(self):
+        for text, n in (('pieces=10', 10), ('pieces=11', 11), ('twelve', 12)):
+            code, o = out('morris', '', rules=R(text))
+            self.assertEqual(o['reserves'], [n, n])
+
+    def test_headers(self):
+        code, o = out('morris', '[Rules "twelve"]\na7 d7 b6 d6 c5xd7')
+        self.assertEqual((code, o['rules'][:9]), (0, 'pieces=12'))
+        code, o = out('morris', '[Rules "twelve"]\na7', rules=R('pieces=12,diagonals=1'))
+        self.assertEqual(code, 0)
+        for text, line in (('[Rules "twelve"]\na7', 1), ('[Event "x"]\n[Rules "ten"]', 2),
+                           ('[Rules "nine"]\n[Rules "nine"]', 2)):
+            code, o = out('morris', text, rules=R('lasker'))
+            self.assertEqual((code, o['error'], o['line']), (1, 'header', line), text)
+        code, o = out('morris', '[Rules  "nine" ]\n[Rules]\n[Rules nine')
+        self.assertEqual((code, 'rules' in o), (0, False))
+
+
 class Cli(unittest.TestCase):
     def run_cli(self, args, data=b''):
         p = subprocess.run([sys.executable, os.path.join(HERE, 'rules.py')] + args,
@@ -306,7 +462,9 @@ class Cli(unittest.TestCase):
                      ['replay', 'morris', '--max-turns', '501'], ['replay', 'morris', '--max-turns', 'x'],
                      ['replay', 'morris', '--max-turns'], ['replay', 'meta', '--max-turns', '5'],
                      ['perft', 'morris'], ['perft', 'meta', '-1'], ['perft', 'meta', 'x'],
-                     ['replay', 'morris', '--max-turns', '1.5'], ['bogus', 'meta']):
+                     ['replay', 'morris', '--max-turns', '1.5'], ['bogus', 'meta'],
+                     ['replay', 'morris', '--rules', 'ten'], ['replay', 'meta', '--rules', 'nine'],
+                     ['perft', 'morris', '2', '--rules'], ['perft', 'morris', '2', '--rules', '']):
             code, out_, err = cli(args)
             self.assertEqual(code, 2, args)
             self.assertEqual(out_, '')

@@ -566,6 +566,8 @@ fn finish_text(f: Finish) -> &'static str {
         Finish::Rules(Reason::Limit) => t::finish_limit(),
         Finish::Rules(Reason::Line) => t::finish_line(),
         Finish::Rules(Reason::AllClosed) => t::finish_closed(),
+        // Rule variants (engine issue #20): the engine's word until the catalogue has these.
+        Finish::Rules(r @ (Reason::Full | Reason::Quiet)) => r.as_str(),
         Finish::Ending(Ending::Resigned(_)) => t::finish_resigned(),
         Finish::Ending(Ending::DrawAgreed) => t::finish_agreed(),
         Finish::Ending(Ending::Claimed(_)) => t::finish_claimed(),

@@ -13,8 +13,8 @@
 //! The phase is always `play` at a node.
 
 use super::{mix, Budget, Limits, Rng, SearchResult, WIN};
-use crate::morris::{capturable, closes_mill, Morris, Phase, Position, Turn, ADJACENT, MILLS};
-use crate::morris::{Point, MILLS_THROUGH};
+use crate::morris::Point;
+use crate::morris::{capturable, closes_mill, Law, Morris, Phase, Position, Turn};
 use crate::nav::Bits;
 use crate::{Game, Illegal};
 
@@ -74,8 +74,30 @@ struct Style {
     quiescence: bool,
 }
 
-struct Searcher<'a> {
+/// Completed turns and turns since the last capture, at a node: the limit's and the `quiet`
+/// rule's counters.
+#[derive(Clone, Copy)]
+struct Clock {
+    turns: u16,
+    quiet: u16,
+}
+
+impl Clock {
+    /// The counters after a turn.
+    #[inline]
+    fn after(self, mv: Mv) -> Clock {
+        Clock {
+            turns: self.turns + 1,
+            quiet: if mv.is_capture() { 0 } else { self.quiet + 1 },
+        }
+    }
+}
+
+/// The search, compiled twice (see [`Law`]): for basic rules with the default's switches as
+/// constants, and for any rules.
+struct Searcher<'a, const BASIC: bool> {
     style: Style,
+    law: Law<BASIC>,
     max_turns: u16,
     /// Keys of the positions after each turn; `seen[segment..]` are those since the last
     /// irreversible turn.
@@ -118,14 +140,25 @@ fn apply(pos: &Position, mv: Mv) -> (Position, bool) {
     (child, irreversible)
 }
 
-/// Every whole turn of the player to move (or only the capturing ones), appended to `out`.
-fn generate(pos: &Position, out: &mut Vec<(Mv, i32)>, captures_only: bool) {
+/// Every whole turn of the player to move (or only the capturing ones), appended to `out`:
+/// placements while the reserve lasts, moves once it is empty or under Lasker.
+fn generate<const BASIC: bool>(
+    law: Law<BASIC>,
+    pos: &Position,
+    out: &mut Vec<(Mv, i32)>,
+    captures_only: bool,
+) {
+    let (rules, geo) = (law.rules(), law.geo());
     let me = pos.to_move.index();
     let mine = pos.pieces[me];
     let theirs = pos.pieces[1 - me];
-    let caps = if theirs != 0 { capturable(theirs) } else { 0 };
+    let caps = if theirs != 0 {
+        capturable(geo, theirs)
+    } else {
+        0
+    };
     let mut push = |from: u8, to: u32, after: u32| {
-        if caps != 0 && closes_mill(after, to) {
+        if caps != 0 && closes_mill(geo, after, to) {
             for c in Bits(caps) {
                 out.push((
                     Mv {
@@ -151,9 +184,10 @@ fn generate(pos: &Position, out: &mut Vec<(Mv, i32)>, captures_only: bool) {
         for to in Bits(pos.empty()) {
             push(NONE, to, mine | 1 << to);
         }
-    } else {
+    }
+    if pos.may_move(rules, pos.to_move) {
         for from in Bits(mine) {
-            for to in Bits(pos.destinations(pos.to_move, from)) {
+            for to in Bits(pos.destinations(rules, geo, pos.to_move, from)) {
                 push(from as u8, to, mine ^ (1 << from | 1 << to));
             }
         }
@@ -163,13 +197,13 @@ fn generate(pos: &Position, out: &mut Vec<(Mv, i32)>, captures_only: bool) {
 const PIECE: i32 = 100;
 
 /// Static evaluation for the player to move (game not over, turn boundary).
-fn evaluate(pos: &Position, full: bool) -> i32 {
+fn evaluate<const BASIC: bool>(law: Law<BASIC>, pos: &Position, full: bool) -> i32 {
     let me = pos.to_move.index();
     let material = |p: usize| (pos.pieces[p].count_ones() + pos.reserves[p] as u32) as i32;
     let mut score = (material(me) - material(1 - me)) * PIECE;
     if full {
-        let (mine, _) = side_terms(pos, me);
-        let (theirs, their_holes) = side_terms(pos, 1 - me);
+        let (mine, _) = side_terms(law, pos, me);
+        let (theirs, their_holes) = side_terms(law, pos, 1 - me);
         score += mine - theirs + 10;
         // Two points where the opponent closes a mill: only one can be blocked this turn (the
         // side to move's own mills are searched by the quiescence).
@@ -182,25 +216,27 @@ fn evaluate(pos: &Position, full: bool) -> i32 {
 
 /// Positional terms of one side (potential and complete mills, mobility, blocked pieces), and
 /// the number of points where it could close a mill on its next turn.
-fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
+fn side_terms<const BASIC: bool>(law: Law<BASIC>, pos: &Position, p: usize) -> (i32, u32) {
+    let (rules, geo) = (law.rules(), law.geo());
+    let adjacent = &geo.adjacent;
     let mine = pos.pieces[p];
     let theirs = pos.pieces[1 - p];
     let empty = pos.empty();
     let placing = pos.reserves[p] > 0;
-    let flying = pos.placement_over() && mine.count_ones() == 3;
+    let flying = pos.can_fly(rules, crate::Player::BOTH[p]);
     let mut score = 0;
     let mut threats = 0;
     let mut holes = 0u32;
-    for m in MILLS {
+    for &m in geo.mill_masks() {
         let n = (m & mine).count_ones();
         if n == 3 {
             // A mill that can open (a neighbour free) can close again for a new capture.
-            let opens = Bits(m).any(|q| ADJACENT[q as usize] & empty != 0);
+            let opens = Bits(m).any(|q| adjacent[q as usize] & empty != 0);
             score += if opens && !placing { 30 } else { 12 };
         } else if n == 2 && m & theirs == 0 {
             let hole = m & empty;
             let h = hole.trailing_zeros() as usize;
-            let closable = placing || flying || ADJACENT[h] & mine & !m != 0;
+            let closable = placing || flying || adjacent[h] & mine & !m != 0;
             if closable {
                 threats += 1;
                 holes |= hole;
@@ -214,7 +250,7 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
         let mut mobility = 0;
         let mut blocked = 0;
         for q in Bits(mine) {
-            let free = (ADJACENT[q as usize] & empty).count_ones() as i32;
+            let free = (adjacent[q as usize] & empty).count_ones() as i32;
             mobility += free;
             if free == 0 {
                 blocked += 1;
@@ -238,8 +274,13 @@ fn side_terms(pos: &Position, p: usize) -> (i32, u32) {
     (score, holes.count_ones())
 }
 
-impl<'a> Searcher<'a> {
-    fn new(game: &Morris, style: Style, memory_bits: u8, budget: Budget<'a>) -> Searcher<'a> {
+impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
+    fn new(
+        game: &Morris,
+        style: Style,
+        memory_bits: u8,
+        budget: Budget<'a>,
+    ) -> Searcher<'a, BASIC> {
         let seen = game.seen().to_vec();
         let context = seen
             .iter()
@@ -251,6 +292,7 @@ impl<'a> Searcher<'a> {
         };
         Searcher {
             style,
+            law: Law::new(game.rules()),
             max_turns: game.max_turns(),
             seen,
             segment: 0,
@@ -266,8 +308,31 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn key(&self, pos: &Position, turns: u16) -> u64 {
-        mix(pos.key()) ^ mix(turns as u64 ^ 0x5151_0000) ^ self.context
+    /// What the rest of the game depends on: the position, the turns left before the limit,
+    /// the repetition context and, under the `quiet` rule, the turns left before its draw.
+    fn key(&self, pos: &Position, clock: Clock) -> u64 {
+        let key = mix(pos.key()) ^ mix(clock.turns as u64 ^ 0x5151_0000) ^ self.context;
+        if self.law.rules().quiet() > 0 {
+            key ^ mix(clock.quiet as u64 ^ 0x7175_6965_7400_0000)
+        } else {
+            key
+        }
+    }
+
+    /// The end checks after a turn that led to `child` (its repetition count `reps`).
+    #[inline]
+    fn outcome(&self, child: &Position, clock: Clock, reps: usize) -> Option<crate::Outcome> {
+        child.outcome_after_turn(
+            self.law.rules(),
+            self.law.geo(),
+            (clock.turns, self.max_turns),
+            reps,
+            clock.quiet,
+        )
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(self.law, pos, self.style.full_eval)
     }
 
     /// Records the child position after a turn; returns its repetition count and what to restore.
@@ -302,7 +367,7 @@ impl<'a> Searcher<'a> {
     fn child_score(
         &mut self,
         pos: &Position,
-        turns: u16,
+        clock: Clock,
         mv: Mv,
         depth: i32,
         (alpha, beta): (i32, i32),
@@ -315,10 +380,11 @@ impl<'a> Searcher<'a> {
         self.pv_len[(ply + 1).min(MAX_PLY - 1)] = ply + 1;
         let (child, irreversible) = apply(pos, mv);
         let (reps, saved) = self.enter(&child, irreversible);
-        let score = match child.outcome_after_turn(turns + 1, self.max_turns, reps) {
+        let next = clock.after(mv);
+        let score = match self.outcome(&child, next, reps) {
             Some(o) if o.winner.is_some() => WIN - (ply as i32 + 1),
             Some(_) => 0,
-            None => -self.negamax(&child, turns + 1, depth - 1, -beta, -alpha, ply + 1),
+            None => -self.negamax(&child, next, depth - 1, -beta, -alpha, ply + 1),
         };
         self.leave(saved);
         score
@@ -333,9 +399,8 @@ impl<'a> Searcher<'a> {
             } else if mv.is_capture() {
                 // Take pieces that stand in the opponent's open mills first.
                 let c = mv.cap as usize;
-                let [a, b] = MILLS_THROUGH[c];
                 let mut s = 1 << 26;
-                for m in [a, b] {
+                for m in self.law.geo().through[c] {
                     if (m & theirs).count_ones() == 2 && m & empty != 0 {
                         s += 1000;
                     }
@@ -356,7 +421,7 @@ impl<'a> Searcher<'a> {
     fn negamax(
         &mut self,
         pos: &Position,
-        turns: u16,
+        clock: Clock,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -368,12 +433,12 @@ impl<'a> Searcher<'a> {
         }
         if depth <= 0 || ply >= MAX_PLY - 8 {
             let q = if self.style.quiescence { QUIESCENCE } else { 0 };
-            return self.quiesce(pos, turns, alpha, beta, ply, q);
+            return self.quiesce(pos, clock, alpha, beta, ply, q);
         }
         self.max_ply = self.max_ply.max(ply);
         let alpha0 = alpha;
         let mut tt_move = Mv::NULL;
-        let key = self.key(pos, turns);
+        let key = self.key(pos, clock);
         if self.style.enhanced {
             let e = self.tt[key as usize & (self.tt.len() - 1)];
             if e.key == key {
@@ -391,7 +456,7 @@ impl<'a> Searcher<'a> {
         }
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        generate(pos, &mut list, false);
+        generate(self.law, pos, &mut list, false);
         self.moves[ply] = list;
         let me = pos.to_move.index();
         if self.style.enhanced {
@@ -400,7 +465,7 @@ impl<'a> Searcher<'a> {
         let n = self.moves[ply].len();
         if n == 0 {
             // Unreachable: a side without a turn has lost before its node is searched.
-            return evaluate(pos, self.style.full_eval);
+            return self.evaluate(pos);
         }
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         let mut best = -INF;
@@ -408,7 +473,7 @@ impl<'a> Searcher<'a> {
         for i in 0..n {
             let mv = self.moves[ply][i].0;
             let score = if i == 0 || !self.style.enhanced {
-                self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
+                self.child_score(pos, clock, mv, depth, (alpha, beta), ply)
             } else {
                 // Late quiet turns are searched shallower first, and again in full only if they
                 // turn out better than the best so far.
@@ -421,12 +486,12 @@ impl<'a> Searcher<'a> {
                     1
                 };
                 let null = (alpha, alpha + 1);
-                let mut s = self.child_score(pos, turns, mv, depth - reduction, null, ply);
+                let mut s = self.child_score(pos, clock, mv, depth - reduction, null, ply);
                 if reduction > 0 && s > alpha {
-                    s = self.child_score(pos, turns, mv, depth, null, ply);
+                    s = self.child_score(pos, clock, mv, depth, null, ply);
                 }
                 if s > alpha && s < beta {
-                    self.child_score(pos, turns, mv, depth, (alpha, beta), ply)
+                    self.child_score(pos, clock, mv, depth, (alpha, beta), ply)
                 } else {
                     s
                 }
@@ -480,7 +545,7 @@ impl<'a> Searcher<'a> {
     fn quiesce(
         &mut self,
         pos: &Position,
-        turns: u16,
+        clock: Clock,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -489,23 +554,24 @@ impl<'a> Searcher<'a> {
         if self.budget.stopped {
             return 0;
         }
-        let stand = evaluate(pos, self.style.full_eval);
+        let stand = self.evaluate(pos);
         if left == 0 || stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }
         alpha = alpha.max(stand);
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        generate(pos, &mut list, true);
+        generate(self.law, pos, &mut list, true);
         let mut best = stand;
         for &(mv, _) in &list {
             let (child, irreversible) = apply(pos, mv);
             self.budget.spend();
             let (reps, saved) = self.enter(&child, irreversible);
-            let score = match child.outcome_after_turn(turns + 1, self.max_turns, reps) {
+            let next = clock.after(mv);
+            let score = match self.outcome(&child, next, reps) {
                 Some(o) if o.winner.is_some() => WIN - (ply as i32 + 1),
                 Some(_) => 0,
-                None => -self.quiesce(&child, turns + 1, -beta, -alpha, ply + 1, left - 1),
+                None => -self.quiesce(&child, next, -beta, -alpha, ply + 1, left - 1),
             };
             self.leave(saved);
             if self.budget.stopped {
@@ -561,7 +627,7 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 /// The root's turns: whole turns at a turn boundary, or the captures completing a pending one.
-fn root_moves(game: &Morris) -> Vec<Mv> {
+fn root_moves<const BASIC: bool>(game: &Morris, law: Law<BASIC>) -> Vec<Mv> {
     let pos = game.position();
     match game.phase() {
         Phase::Over => Vec::new(),
@@ -576,7 +642,7 @@ fn root_moves(game: &Morris) -> Vec<Mv> {
             .collect(),
         Phase::Play => {
             let mut list = Vec::new();
-            generate(&pos, &mut list, false);
+            generate(law, &pos, &mut list, false);
             list.into_iter().map(|(mv, _)| mv).collect()
         }
     }
@@ -606,7 +672,23 @@ fn run(
     seed: u64,
     style: Style,
 ) -> Result<SearchResult<Turn>, Illegal> {
-    let mut root = root_moves(game);
+    if game.rules().is_basic() {
+        run_on::<true>(game, limits, stop, seed, style)
+    } else {
+        run_on::<false>(game, limits, stop, seed, style)
+    }
+}
+
+/// [`run`] compiled for basic rules or for any (see [`Law`]).
+fn run_on<const BASIC: bool>(
+    game: &Morris,
+    limits: &Limits,
+    stop: &mut dyn FnMut() -> bool,
+    seed: u64,
+    style: Style,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let law = Law::<BASIC>::new(game.rules());
+    let mut root = root_moves(game, law);
     if root.is_empty() {
         return Err(Illegal::GameOver);
     }
@@ -617,9 +699,12 @@ fn run(
     }
     root.sort_by_key(|mv| !mv.is_capture());
     let pos = game.position();
-    let turns = game.turns() as u16;
+    let clock = Clock {
+        turns: game.turns() as u16,
+        quiet: game.quiet_turns(),
+    };
     let budget = Budget::new(stop, limits.nodes, POLL);
-    let mut s = Searcher::new(game, style, limits.memory_bits, budget);
+    let mut s = Searcher::<BASIC>::new(game, style, limits.memory_bits, budget);
     let mut scores: Vec<i32> = vec![0; root.len()];
     let mut best: Option<(Mv, i32, Vec<Mv>)> = None;
     let mut completed = 0;
@@ -632,7 +717,7 @@ fn run(
         let score = match after.outcome() {
             Some(o) if o.winner.is_some() => WIN - 1,
             Some(_) => 0,
-            None => -evaluate(&after.position(), style.full_eval),
+            None => -evaluate(law, &after.position(), style.full_eval),
         };
         return Ok(SearchResult {
             turn: to_turn(game, mv),
@@ -648,13 +733,13 @@ fn run(
         for (i, &mv) in root.iter().enumerate() {
             let score = if i == 0 || limits.noise > 0 {
                 // Noise needs every root turn's exact score.
-                s.child_score(&pos, turns, mv, depth as i32, (-INF, INF), 0)
+                s.child_score(&pos, clock, mv, depth as i32, (-INF, INF), 0)
             } else if !style.enhanced {
-                s.child_score(&pos, turns, mv, depth as i32, (alpha, INF), 0)
+                s.child_score(&pos, clock, mv, depth as i32, (alpha, INF), 0)
             } else {
-                let v = s.child_score(&pos, turns, mv, depth as i32, (alpha, alpha + 1), 0);
+                let v = s.child_score(&pos, clock, mv, depth as i32, (alpha, alpha + 1), 0);
                 if v > alpha && !s.budget.stopped {
-                    s.child_score(&pos, turns, mv, depth as i32, (alpha, INF), 0)
+                    s.child_score(&pos, clock, mv, depth as i32, (alpha, INF), 0)
                 } else {
                     v
                 }

@@ -4,7 +4,7 @@
 use super::Rng;
 use super::*;
 use crate::meta::{Cell, Meta};
-use crate::morris::{Morris, Phase, Point, Turn};
+use crate::morris::{Morris, Phase, Point, Rules, Turn};
 use crate::{Game, Outcome, Player, Reason};
 use proptest::prelude::{any, proptest, ProptestConfig};
 
@@ -87,6 +87,11 @@ fn assert_legal<G: Game>(g: &G, r: &Result<SearchResult<G::Turn>, Illegal>, what
 /// Random reachable states, played step by step (so pending captures occur), with random turn
 /// limits (so states near and at the limit occur); finished states included.
 fn morris_positions(count: usize, seed: u64) -> Vec<Morris> {
+    morris_positions_under(Rules::NINE, count, seed)
+}
+
+/// [`morris_positions`] under other rules.
+fn morris_positions_under(rules: Rules, count: usize, seed: u64) -> Vec<Morris> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
@@ -95,7 +100,7 @@ fn morris_positions(count: usize, seed: u64) -> Vec<Morris> {
             1 => 30 + rng.below(90) as u32,
             _ => 100,
         };
-        let mut g = Morris::with_max_turns(limit).unwrap();
+        let mut g = Morris::with_rules(rules, limit).unwrap();
         loop {
             out.push(g.clone());
             let actions = g.legal_actions();
@@ -167,6 +172,186 @@ fn every_level_plays_a_legal_morris_turn_in_thousands_of_random_states() {
         for (level, r) in morris_levels(g, &levels, i as u64) {
             assert_legal(g, &r, &format!("morris level {level:?}"));
         }
+    }
+}
+
+#[test]
+fn every_level_and_the_baseline_play_legal_turns_under_every_rule_set() {
+    let mut sets: Vec<Rules> = Rules::NAMED.iter().map(|&(_, r)| r).collect();
+    for text in [
+        "lasker,diagonals=1,flying=0,quiet=12",
+        "twelve,lasker=1",
+        "pieces=12,quiet=30",
+    ] {
+        sets.push(text.parse().unwrap());
+    }
+    for (k, &rules) in sets.iter().enumerate() {
+        let states = morris_positions_under(rules, 700, 20 + k as u64);
+        assert!(states.iter().any(|g| g.phase() == Phase::Capture));
+        assert!(states.iter().any(|g| g.is_over()));
+        for (i, g) in states.iter().enumerate() {
+            let mut levels = vec![Level::Beginner, Level::Easy];
+            if i % 25 == 0 {
+                levels.push(Level::Medium);
+            }
+            if i % 7 == 0 {
+                levels.push(Level::Strong);
+            }
+            for (level, r) in morris_levels(g, &levels, i as u64) {
+                assert_legal(g, &r, &format!("{} level {level:?}", rules.short()));
+            }
+            if i % 5 == 0 {
+                let r = alpha_beta_baseline(g, 2, i as u64);
+                assert_legal(g, &r, &format!("{} ab2", rules.short()));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_level_takes_a_win_in_one_under_every_rule_set() {
+    for (k, &(name, rules)) in Rules::NAMED.iter().enumerate() {
+        let mut seen = 0;
+        for (i, g) in morris_positions_under(rules, 2500, 40 + k as u64)
+            .iter()
+            .enumerate()
+        {
+            let wins = winning_turns(g);
+            if g.is_over() || wins.is_empty() {
+                continue;
+            }
+            seen += 1;
+            for (level, r) in morris_levels(g, &Level::ALL, i as u64) {
+                let r = r.unwrap();
+                assert!(
+                    wins.contains(&r.turn),
+                    "{name} {level:?} missed {wins:?}: {r:?}"
+                );
+                assert_eq!(r.score, WIN - 1, "{name} {level:?}");
+            }
+        }
+        assert!(seen > 20, "{name}: {seen}");
+    }
+}
+
+/// A moving-stage position under `rules`.
+fn setup_under(rules: &str, blue: &str, red: &str, reserves: [u8; 2], to_move: Player) -> Morris {
+    let rules = rules.parse().unwrap();
+    let pieces = [points(blue), points(red)];
+    Morris::from_parts_under(rules, pieces, reserves, to_move, 40, 100)
+}
+
+#[test]
+fn under_lasker_the_computer_slides_while_the_reserves_last() {
+    // Blue's reserve is empty, Red's is not: Blue only slides, and g4-g7 closes a7-d7-g7 and
+    // takes Red's last piece on the board (one plus two in reserve: three, then two).
+    let g = setup_under("lasker", "a7 d7 g4 b2", "c3", [0, 2], Player::Blue);
+    assert!(g.legal_turns().iter().all(|t| t.from.is_some()));
+    assert_eq!(winning_turns(&g), vec!["g4-g7xc3".parse().unwrap()]);
+    for (level, r) in morris_levels(&g, &Level::ALL, 2) {
+        let r = r.unwrap();
+        assert_eq!(r.turn.to_string(), "g4-g7xc3", "{level:?}: {r:?}");
+        assert_eq!(r.score, WIN - 1);
+    }
+    // Blue still placing: a slide into g7 wins as well as a placement there.
+    let g = setup_under("lasker", "a7 d7 g4", "b6 d6 c3", [3, 0], Player::Blue);
+    let wins = winning_turns(&g);
+    assert_eq!(wins.iter().filter(|t| t.from.is_some()).count(), 3);
+    for (level, r) in morris_levels(&g, &Level::ALL, 2) {
+        let r = r.unwrap();
+        assert!(wins.contains(&r.turn), "{level:?}: {r:?}");
+    }
+}
+
+#[test]
+fn with_diagonals_the_computer_closes_a_diagonal_mill_and_without_flying_it_slides() {
+    // twelve: f6-g7 closes a7-d7-g7 only through the diagonal link f6-g7.
+    let g = setup_under("twelve", "a7 d7 f6 b2", "c5 d3 c3", [0, 0], Player::Blue);
+    for (level, r) in morris_levels(&g, &Level::ALL, 2) {
+        let r = r.unwrap();
+        assert_eq!(r.turn.to_string()[..5], *"f6-g7", "{level:?}: {r:?}");
+        assert_eq!(r.score, WIN - 1);
+    }
+    // noflying: Red's three pieces cannot fly to block b4-b6; every answer is a slide.
+    let g = setup_under(
+        "noflying",
+        "d6 f6 b4 e3 d3",
+        "a7 g1 c3",
+        [0, 0],
+        Player::Red,
+    );
+    for t in g.legal_turns() {
+        let from = t.from.unwrap();
+        assert!(g.geometry().is_adjacent(from, t.to), "{t}");
+    }
+    for (level, r) in morris_levels(&g, &Level::ALL, 2) {
+        assert_legal(&g, &r, &format!("{level:?}"));
+    }
+}
+
+#[test]
+fn a_losing_side_takes_a_quiet_draw_and_the_search_counts_quiet_turns() {
+    // Red is far behind; with 49 quiet turns of 50 played, any turn without a capture draws.
+    let g = setup_under(
+        "gur9",
+        "a7 g7 g1 a1 b6 f6 f2",
+        "d5 e4 d3 c4",
+        [0, 0],
+        Player::Red,
+    )
+    .with_quiet_turns(49);
+    for (level, r) in morris_levels(&g, &Level::ALL, 3) {
+        let r = r.unwrap();
+        let after = g.play_turn(r.turn).unwrap();
+        assert_eq!(
+            after.outcome().map(|o| o.reason),
+            Some(Reason::Quiet),
+            "{level:?}"
+        );
+        assert_eq!(r.score, 0, "{level:?}");
+    }
+    // Two quiet turns left: Blue, far ahead, cannot capture now, so every line draws.
+    let g = setup_under(
+        "quiet=10",
+        "a7 g7 g1 a1 b6 f6 f2",
+        "d5 e4 d3 c4",
+        [0, 0],
+        Player::Blue,
+    )
+    .with_quiet_turns(8);
+    for (level, r) in morris_levels(&g, &[Level::Medium, Level::Strong], 3) {
+        let r = r.unwrap();
+        assert_eq!(r.score, 0, "{level:?}: {r:?}");
+    }
+    // Without the rule the same position is a clear win for Blue.
+    let g = setup("a7 g7 g1 a1 b6 f6 f2", "d5 e4 d3 c4", Player::Blue, 40, 100);
+    let r = search_morris(
+        &g,
+        &Level::Medium.limits(GameKind::Morris),
+        &mut || false,
+        3,
+    );
+    assert!(r.unwrap().score > 200);
+}
+
+#[test]
+fn the_last_placement_that_fills_the_board_is_a_draw_in_the_search() {
+    // pieces=12: Red's last placement on d1 fills the board (no mill): a draw, the only turn.
+    let g = setup_under(
+        "pieces=12",
+        "e5 c5 d7 a4 e3 f6 g4 d3 b4 d2 b2 g1",
+        "g7 d6 a7 c3 d5 f4 f2 b6 c4 e4 a1",
+        [0, 1],
+        Player::Red,
+    );
+    assert_eq!(g.legal_turns().len(), 1);
+    for (level, r) in morris_levels(&g, &Level::ALL, 1) {
+        let r = r.unwrap();
+        assert_eq!(
+            (r.turn.to_string().as_str(), r.score),
+            ("d1", 0),
+            "{level:?}"
+        );
     }
 }
 
@@ -522,7 +707,8 @@ proptest! {
         level in 1u32..=3,
     ) {
         let level = Level::from_number(level).unwrap();
-        let mut g = Morris::with_max_turns(limit).unwrap();
+        let rules = Rules::NAMED[seed as usize % 5].1;
+        let mut g = Morris::with_rules(rules, limit).unwrap();
         for &c in &choices {
             let a = g.legal_actions();
             if a.is_empty() {

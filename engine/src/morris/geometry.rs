@@ -137,6 +137,164 @@ pub(crate) const MILLS_THROUGH: [[u32; 2]; 24] = {
 /// Mask of all 24 points.
 pub(crate) const ALL: u32 = (1 << 24) - 1;
 
+/// The four diagonal lines of `diagonals=1`, each from an outer corner inwards: a7-b6-c5,
+/// g7-f6-e5, g1-f2-e3, a1-b2-c3.
+const DIAGONAL_MILLS: [[u8; 3]; 4] = [[0, 8, 16], [2, 10, 18], [4, 12, 20], [6, 14, 22]];
+
+/// Fills the unused third slot of [`Geometry::through`]: no set of pieces contains bit 31, so
+/// it never makes a mill.
+const NO_MILL: u32 = 1 << 31;
+
+/// The lines of a board: links, neighbours and mills. There are two, built at compile time:
+/// the board of SPEC §2 and the one with the four diagonals; a game finds its own through its
+/// rules ([`Geometry::of`]). The hot loops (perft, search) are compiled once per board
+/// ([`Geometry::board`]), so that the default board's tables are constants there and it costs
+/// nothing extra.
+#[derive(Debug)]
+pub struct Geometry {
+    /// True for the board with the diagonals (some points lie on three mills).
+    pub(crate) diagonal: bool,
+    links: [(u8, u8); 40],
+    link_count: usize,
+    /// Neighbour masks, one per point.
+    pub(crate) adjacent: [u32; 24],
+    mill_points: [[u8; 3]; 20],
+    mill_count: usize,
+    mills: [u32; 20],
+    /// The mills through each point: two, or three for a corner on a diagonal (the third slot
+    /// is then a real mill, else [`NO_MILL`]).
+    pub(crate) through: [[u32; 3]; 24],
+}
+
+/// The board of SPEC §2: 32 links, 16 mills.
+pub(crate) static PLAIN: Geometry = Geometry::build(false);
+/// With the four diagonals: 40 links, 20 mills.
+pub(crate) static DIAGONAL: Geometry = Geometry::build(true);
+
+impl Geometry {
+    const fn build(diagonals: bool) -> Geometry {
+        let mut g = Geometry {
+            diagonal: diagonals,
+            links: [(0, 0); 40],
+            link_count: 0,
+            adjacent: [0; 24],
+            mill_points: [[0; 3]; 20],
+            mill_count: 0,
+            mills: [0; 20],
+            through: [[NO_MILL; 3]; 24],
+        };
+        let mut i = 0;
+        while i < 32 {
+            g.links[i] = LINKS[i];
+            i += 1;
+        }
+        g.link_count = 32;
+        i = 0;
+        while i < 16 {
+            g.mill_points[i] = MILL_POINTS[i];
+            i += 1;
+        }
+        g.mill_count = 16;
+        if diagonals {
+            let mut d = 0;
+            while d < 4 {
+                let [a, b, c] = DIAGONAL_MILLS[d];
+                g.links[g.link_count] = (a, b);
+                g.links[g.link_count + 1] = (b, c);
+                g.link_count += 2;
+                g.mill_points[g.mill_count] = DIAGONAL_MILLS[d];
+                g.mill_count += 1;
+                d += 1;
+            }
+        }
+        i = 0;
+        while i < g.link_count {
+            let (x, y) = g.links[i];
+            g.adjacent[x as usize] |= 1 << y;
+            g.adjacent[y as usize] |= 1 << x;
+            i += 1;
+        }
+        let mut count = [0usize; 24];
+        i = 0;
+        while i < g.mill_count {
+            let [a, b, c] = g.mill_points[i];
+            g.mills[i] = (1 << a) | (1 << b) | (1 << c);
+            let mut j = 0;
+            while j < 3 {
+                let p = g.mill_points[i][j] as usize;
+                g.through[p][count[p]] = g.mills[i];
+                count[p] += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        g
+    }
+
+    /// The board of these rules.
+    pub fn of(rules: super::Rules) -> &'static Geometry {
+        if rules.diagonals() {
+            &DIAGONAL
+        } else {
+            &PLAIN
+        }
+    }
+
+    /// The board as a constant of generic code: `DIAGONALS` is `rules.diagonals()`, decided
+    /// once at the entry of a hot loop.
+    #[inline(always)]
+    pub(crate) const fn board<const DIAGONALS: bool>() -> &'static Geometry {
+        if DIAGONALS {
+            &DIAGONAL
+        } else {
+            &PLAIN
+        }
+    }
+
+    /// True for the board with the four diagonals.
+    pub fn has_diagonals(&self) -> bool {
+        self.diagonal
+    }
+
+    /// The links, each as a pair of points: the 32 of the plain board, then the diagonals'.
+    pub fn links(&self) -> impl Iterator<Item = (Point, Point)> + '_ {
+        self.links[..self.link_count]
+            .iter()
+            .map(|&(a, b)| (Point(a), Point(b)))
+    }
+
+    /// The mills, each as its three points: the 16 of the plain board, then the diagonals.
+    pub fn mills(&self) -> impl Iterator<Item = [Point; 3]> + '_ {
+        self.mill_points[..self.mill_count]
+            .iter()
+            .map(|m| m.map(Point))
+    }
+
+    /// The mills as masks.
+    #[inline]
+    pub(crate) fn mill_masks(&self) -> &[u32] {
+        &self.mills[..self.mill_count]
+    }
+
+    /// Points joined to `p` by a link.
+    pub fn neighbours(&self, p: Point) -> Points {
+        Points(self.adjacent[p.index()])
+    }
+
+    /// True when a link joins the two points.
+    pub fn is_adjacent(&self, a: Point, b: Point) -> bool {
+        self.adjacent[a.index()] & b.bit() != 0
+    }
+
+    /// The mills through `p`: two, or three for a corner on a diagonal.
+    pub fn mills_through(&self, p: Point) -> impl Iterator<Item = Points> + '_ {
+        self.through[p.index()]
+            .iter()
+            .filter(|&&m| m != NO_MILL)
+            .map(|&m| Points(m))
+    }
+}
+
 impl Point {
     /// Number of points.
     pub const COUNT: usize = 24;

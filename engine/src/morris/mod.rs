@@ -1,11 +1,25 @@
-//! Nine Men's Morris as played here (docs/rules.md).
+//! Nine Men's Morris as played here (docs/rules.md), under a set of [`Rules`].
 //!
 //! A turn places a piece (while the mover's reserve is not empty) or moves one to an adjacent
 //! empty point (flying anywhere with exactly three pieces once placement is over). When the piece
 //! closes a mill, the same player captures one opponent piece before the turn is counted: the state
 //! is then in [`Phase::Capture`]. After each turn, in order: the opponent under three pieces
-//! (reserve included) loses; the opponent blocked in the moving stage loses; the third occurrence
-//! of the same position is a draw; reaching the turn limit is a draw.
+//! (reserve included) loses; a full board is a draw; the opponent without a legal turn loses;
+//! the third occurrence of the same position is a draw; `quiet` turns in a row without a capture
+//! are a draw (when the rules say so); reaching the turn limit is a draw.
+//!
+//! The rules change the board (diagonals), the pieces, flying, Lasker's slides during placement
+//! and the quiet draw; [`Morris::new`] plays the defaults (`nine`):
+//!
+//! ```
+//! use engine::{Game, morris::{Morris, Rules}};
+//!
+//! let twelve = Morris::with_rules(Rules::TWELVE, 100).unwrap();
+//! assert_eq!(twelve.reserve(engine::Player::Blue), 12);
+//! // a7, b6 and c5 make a mill on the diagonal.
+//! let g = engine::record::replay(twelve, "a7 d7 b6 d6").unwrap();
+//! assert!(g.play_turn(Morris::parse_turn("c5xd7").unwrap()).is_ok());
+//! ```
 //!
 //! ```
 //! use engine::{Game, Player, morris::{Action, Morris, Phase, Point}};
@@ -26,15 +40,17 @@
 
 mod geometry;
 pub mod perft;
+mod rules;
 
-pub use geometry::{links, mills, Point, Points};
-pub(crate) use geometry::{ADJACENT, ALL, MILLS, MILLS_THROUGH};
+pub(crate) use geometry::ALL;
+pub use geometry::{links, mills, Geometry, Point, Points};
+pub use rules::{Param, Rules, RulesError, MAX_QUIET, MAX_RULES_LEN};
 
 use crate::nav::Bits;
 use crate::{Game, GameKind, Illegal, Outcome, ParseError, Player, Reason};
 use std::fmt;
 
-/// Pieces each player starts with in reserve.
+/// Pieces each player starts with in reserve under the default rules ([`Rules::pieces`]).
 pub const PIECES: u8 = 9;
 /// Default turn limit.
 pub const DEFAULT_MAX_TURNS: u16 = 100;
@@ -91,17 +107,18 @@ impl Phase {
 }
 
 /// A player's stage, as shown under their name. It is a label only: moving waits for both
-/// reserves to be empty, and two pieces lose.
+/// reserves to be empty (under Lasker a placing side may also slide), and two pieces lose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
-    /// « Phase de pose (N jetons restants) »: pieces remain in reserve.
+    /// « Phase de pose (N jetons restants) »: pieces remain in reserve (under Lasker the side
+    /// may also slide).
     Placing {
         /// Pieces left in reserve (at least 1).
         remaining: u8,
     },
     /// « Phase de mouvement ».
     Moving,
-    /// « Phase de saut »: three pieces or fewer on the board.
+    /// « Phase de saut »: three pieces or fewer on the board, when the rules let a side fly.
     Flying,
 }
 
@@ -194,11 +211,13 @@ pub(crate) struct Position {
 }
 
 impl Position {
-    const START: Position = Position {
-        pieces: [0, 0],
-        reserves: [PIECES, PIECES],
-        to_move: Player::Blue,
-    };
+    const fn start(rules: Rules) -> Position {
+        Position {
+            pieces: [0, 0],
+            reserves: [rules.pieces(), rules.pieces()],
+            to_move: Player::Blue,
+        }
+    }
 
     /// An exact key: the whole position packed in 57 bits (no hashing, no collisions).
     #[inline]
@@ -220,41 +239,51 @@ impl Position {
         self.reserves == [0, 0]
     }
 
-    /// Flying: placement is over and the player has exactly three pieces.
+    /// Flying: the rules allow it, placement is over and the player has exactly three pieces.
     #[inline]
-    pub(crate) fn can_fly(&self, p: Player) -> bool {
-        self.placement_over() && self.pieces[p.index()].count_ones() == 3
+    pub(crate) fn can_fly(&self, rules: Rules, p: Player) -> bool {
+        self.placement_over() && self.pieces[p.index()].count_ones() == 3 && rules.flying()
     }
 
-    /// Empty points the piece on `from` may go to (no check that `from` holds a piece).
+    /// True when the player's turn may move a piece: once its reserve is empty, or always under
+    /// Lasker.
     #[inline]
-    pub(crate) fn destinations(&self, p: Player, from: u32) -> u32 {
-        if self.can_fly(p) {
+    pub(crate) fn may_move(&self, rules: Rules, p: Player) -> bool {
+        self.reserves[p.index()] == 0 || rules.lasker()
+    }
+
+    /// Empty points the piece on `from` may go to (no check that `from` holds a piece, nor that
+    /// the player may move now).
+    #[inline]
+    pub(crate) fn destinations(&self, rules: Rules, geo: &Geometry, p: Player, from: u32) -> u32 {
+        if self.can_fly(rules, p) {
             self.empty()
         } else {
-            ADJACENT[from as usize] & self.empty()
+            geo.adjacent[from as usize] & self.empty()
         }
     }
 
-    /// True when the player, in the moving stage, has at least one move.
+    /// True when the player, allowed to move, has at least one move (a slide, or a flight).
     #[inline]
-    pub(crate) fn has_move(&self, p: Player) -> bool {
-        let mine = self.pieces[p.index()];
-        if self.can_fly(p) {
-            return self.empty() != 0;
-        }
+    pub(crate) fn has_move(&self, rules: Rules, geo: &Geometry, p: Player) -> bool {
         let empty = self.empty();
-        Bits(mine).any(|from| ADJACENT[from as usize] & empty != 0)
+        if self.can_fly(rules, p) {
+            return empty != 0;
+        }
+        Bits(self.pieces[p.index()]).any(|from| geo.adjacent[from as usize] & empty != 0)
     }
 
     /// Outcome of a completed turn: `self` is the position after it, with the turn already
-    /// passed to the opponent; `repetitions` counts this position's occurrences including now.
+    /// passed to the opponent; `repetitions` counts this position's occurrences including now,
+    /// `quiet_turns` the completed turns since the last capture.
     #[inline]
     pub(crate) fn outcome_after_turn(
         &self,
-        turns: u16,
-        max_turns: u16,
+        rules: Rules,
+        geo: &Geometry,
+        (turns, max_turns): (u16, u16),
         repetitions: usize,
+        quiet_turns: u16,
     ) -> Option<Outcome> {
         let next = self.to_move;
         let mover = next.opponent();
@@ -265,16 +294,37 @@ impl Position {
                 reason: Reason::Pieces,
             });
         }
-        if self.placement_over() && !self.has_move(next) {
-            return Some(Outcome {
-                winner: Some(mover),
-                reason: Reason::Blocked,
-            });
+        // Only 12 pieces a side can fill the board (a constant in hot loops); one test on the
+        // common path (a side placing on a board with room) for « full » and « blocked ».
+        let full = rules.pieces() == 12 && self.empty() == 0;
+        if self.reserves[n] == 0 || full {
+            if full {
+                return Some(Outcome {
+                    winner: None,
+                    reason: Reason::Full,
+                });
+            }
+            // No legal turn: the board is not full, so a side with pieces in reserve could
+            // place; this one must move. (Under the default rules a side's reserve empties only
+            // when placement ends, so this is « no move once both reserves are empty ».)
+            if !self.has_move(rules, geo, next) {
+                return Some(Outcome {
+                    winner: Some(mover),
+                    reason: Reason::Blocked,
+                });
+            }
         }
         if repetitions >= 3 {
             return Some(Outcome {
                 winner: None,
                 reason: Reason::Repetition,
+            });
+        }
+        // `quiet > 0 && quiet_turns >= quiet` in one comparison: 0 wraps to 65 535.
+        if rules.quiet().wrapping_sub(1) < quiet_turns {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::Quiet,
             });
         }
         if turns >= max_turns {
@@ -287,12 +337,49 @@ impl Position {
     }
 }
 
+/// The rules as a hot loop (perft, search) sees them. The loop is compiled twice: with `BASIC`
+/// (chosen once, from [`Rules::is_basic`]) every switch but flying is a constant of the
+/// compiled code and the board is the plain one, so that the default rules pay nothing for the
+/// others; without it, everything is read from the rules.
+#[derive(Clone, Copy)]
+pub(crate) struct Law<const BASIC: bool> {
+    rules: Rules,
+}
+
+impl<const BASIC: bool> Law<BASIC> {
+    /// `rules` must be basic when `BASIC` is.
+    pub(crate) fn new(rules: Rules) -> Law<BASIC> {
+        debug_assert!(!BASIC || rules.is_basic());
+        Law { rules }
+    }
+
+    /// The rules, or for basic rules their equivalent with constant switches.
+    #[inline(always)]
+    pub(crate) fn rules(self) -> Rules {
+        if BASIC {
+            Rules::basic(self.rules.flying())
+        } else {
+            self.rules
+        }
+    }
+
+    /// The board, a constant for basic rules.
+    #[inline(always)]
+    pub(crate) fn geo(self) -> &'static Geometry {
+        if BASIC {
+            Geometry::board::<false>()
+        } else {
+            Geometry::of(self.rules)
+        }
+    }
+}
+
 /// Opponent pieces that may be captured: those outside complete mills, or all of them when every
 /// one stands in a mill.
 #[inline]
-pub(crate) fn capturable(theirs: u32) -> u32 {
+pub(crate) fn capturable(geo: &Geometry, theirs: u32) -> u32 {
     let mut in_mill = 0;
-    for m in MILLS {
+    for &m in geo.mill_masks() {
         if theirs & m == m {
             in_mill |= m;
         }
@@ -306,26 +393,33 @@ pub(crate) fn capturable(theirs: u32) -> u32 {
 
 /// True when the player's pieces `mine` (after the step) form a mill through `to`.
 #[inline]
-pub(crate) fn closes_mill(mine: u32, to: u32) -> bool {
-    let [a, b] = MILLS_THROUGH[to as usize];
-    mine & a == a || mine & b == b
+pub(crate) fn closes_mill(geo: &Geometry, mine: u32, to: u32) -> bool {
+    let [a, b, c] = geo.through[to as usize];
+    // Only a corner of the diagonal board lies on a third mill (a constant in hot loops).
+    mine & a == a || mine & b == b || (geo.diagonal && mine & c == c)
 }
 
-/// A Nine Men's Morris game: the position, the phase, the turn count and limit, the last turn,
-/// the result and the positions seen since the last irreversible turn (for repetition).
+/// A Nine Men's Morris game: its rules, the position, the phase, the turn count and limit, the
+/// turns since the last capture, the last turn, the result and the positions seen since the
+/// last irreversible turn (for repetition).
 ///
 /// Values are immutable in practice: every transition returns a new `Morris`.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Morris {
+    rules: Rules,
     pos: Position,
     phase: Phase,
     turns: u16,
     max_turns: u16,
+    /// Completed turns since the last capture (or the start): the `quiet` rule's counter.
+    quiet: u16,
     /// The last completed turn, or during [`Phase::Capture`] the pending step (capture `None`).
     last: Option<Turn>,
     outcome: Option<Outcome>,
     /// Keys of the positions after each completed turn since the last placement or capture
-    /// (which make every earlier position unreachable), current position last.
+    /// (which make every earlier position unreachable: reserves and piece counts only go down;
+    /// a Lasker slide during placement is not irreversible and stays in the window), current
+    /// position last.
     seen: Vec<u64>,
 }
 
@@ -336,26 +430,50 @@ impl Default for Morris {
 }
 
 impl Morris {
-    /// A new game with the default limit of 100 turns.
+    /// A new game under the default rules (`nine`) with the default limit of 100 turns.
     pub fn new() -> Morris {
+        Morris::start(Rules::NINE, DEFAULT_MAX_TURNS)
+    }
+
+    fn start(rules: Rules, max_turns: u16) -> Morris {
+        let pos = Position::start(rules);
         Morris {
-            pos: Position::START,
+            rules,
+            pos,
             phase: Phase::Play,
             turns: 0,
-            max_turns: DEFAULT_MAX_TURNS,
+            max_turns,
+            quiet: 0,
             last: None,
             outcome: None,
-            seen: vec![Position::START.key()],
+            seen: vec![pos.key()],
         }
     }
 
-    /// A new game with this turn limit (1–500).
+    /// A new game under the default rules with this turn limit (1–500).
     pub fn with_max_turns(max_turns: u32) -> Result<Morris, LimitOutOfRange> {
-        let max_turns = check_max_turns(max_turns)?;
-        Ok(Morris {
-            max_turns,
-            ..Morris::new()
-        })
+        Morris::with_rules(Rules::NINE, max_turns)
+    }
+
+    /// A new game under these rules with this turn limit (1–500).
+    pub fn with_rules(rules: Rules, max_turns: u32) -> Result<Morris, LimitOutOfRange> {
+        Ok(Morris::start(rules, check_max_turns(max_turns)?))
+    }
+
+    /// The rules of the game.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The board of the rules: links and mills, with the diagonals when they are in play.
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::of(self.rules)
+    }
+
+    /// Completed turns since the last capture (or the start of the game): the counter of the
+    /// `quiet` rule, which draws the game when it reaches [`Rules::quiet`].
+    pub fn quiet_turns(&self) -> u16 {
+        self.quiet
     }
 
     /// The phase: play, capture pending, or over.
@@ -398,20 +516,28 @@ impl Morris {
     /// A player's stage label (see [`Stage`]).
     pub fn stage(&self, player: Player) -> Stage {
         match self.reserve(player) {
-            0 if self.pieces_on_board(player) <= 3 => Stage::Flying,
+            0 if self.rules.flying() && self.pieces_on_board(player) <= 3 => Stage::Flying,
             0 => Stage::Moving,
             remaining => Stage::Placing { remaining },
         }
     }
 
-    /// True while the player to move still has pieces in reserve, so their turn is a placement.
+    /// True while the player to move still has pieces in reserve, so their turn is a placement
+    /// (or, under Lasker, a placement or a slide).
     pub fn is_placing(&self) -> bool {
         self.pos.reserves[self.pos.to_move.index()] > 0
     }
 
-    /// True when the player to move may fly (placement over, exactly three pieces).
+    /// True when the player to move may move a piece this turn: their reserve is empty, or the
+    /// rules are Lasker's.
+    pub fn may_move(&self) -> bool {
+        self.pos.may_move(self.rules, self.pos.to_move)
+    }
+
+    /// True when the player to move may fly (the rules allow it, placement over, exactly three
+    /// pieces).
     pub fn can_fly(&self) -> bool {
-        self.pos.can_fly(self.pos.to_move)
+        self.pos.can_fly(self.rules, self.pos.to_move)
     }
 
     /// The last completed turn; during a pending capture, the step that closed the mill.
@@ -425,20 +551,23 @@ impl Morris {
         self.seen.iter().filter(|&&k| k == key).count()
     }
 
-    /// Where the piece on `from` may go now: empty for anything but a movable piece of the player
-    /// to move in the play phase of the moving stage.
+    /// Where the piece on `from` may go now: empty for anything but a piece of the player to
+    /// move in the play phase when they may move ([`Morris::may_move`]).
     pub fn destinations(&self, from: Point) -> Points {
         let me = self.pos.to_move;
         if self.phase != Phase::Play
-            || self.is_placing()
+            || !self.may_move()
             || self.pos.pieces[me.index()] & from.bit() == 0
         {
             return Points::EMPTY;
         }
-        Points(self.pos.destinations(me, from.index() as u32))
+        Points(
+            self.pos
+                .destinations(self.rules, self.geometry(), me, from.index() as u32),
+        )
     }
 
-    /// Pieces of the player to move that have a destination now (empty outside the moving stage).
+    /// Pieces of the player to move that have a destination now (empty when they may not move).
     pub fn movable(&self) -> Points {
         let me = self.pos.to_move;
         Points(self.pos.pieces[me.index()])
@@ -462,6 +591,7 @@ impl Morris {
             return Points::EMPTY;
         }
         Points(capturable(
+            self.geometry(),
             self.pos.pieces[self.pos.to_move.opponent().index()],
         ))
     }
@@ -470,13 +600,15 @@ impl Morris {
     pub fn in_mill(&self, p: Point) -> bool {
         self.piece_at(p).is_some_and(|owner| {
             let mine = self.pos.pieces[owner.index()];
-            p.mills().iter().any(|m| mine & m.0 == m.0)
+            self.geometry().mills_through(p).any(|m| mine & m.0 == m.0)
         })
     }
 
     /// Ends the turn: counts it, passes the move, records the position, decides the result.
-    fn finish_turn(&mut self, irreversible: bool) {
+    /// `captured` implies `irreversible`.
+    fn finish_turn(&mut self, irreversible: bool, captured: bool) {
         self.turns += 1;
+        self.quiet = if captured { 0 } else { self.quiet + 1 };
         self.pos.to_move = self.pos.to_move.opponent();
         let key = self.pos.key();
         if irreversible {
@@ -484,9 +616,13 @@ impl Morris {
         }
         self.seen.push(key);
         let reps = self.repetitions();
-        self.outcome = self
-            .pos
-            .outcome_after_turn(self.turns, self.max_turns, reps);
+        self.outcome = self.pos.outcome_after_turn(
+            self.rules,
+            self.geometry(),
+            (self.turns, self.max_turns),
+            reps,
+            self.quiet,
+        );
         self.phase = if self.outcome.is_some() {
             Phase::Over
         } else {
@@ -502,13 +638,17 @@ impl Morris {
             to,
             capture: None,
         });
-        let mill = closes_mill(self.pos.pieces[me.index()], to.index() as u32);
-        // With no opponent piece on the board there is nothing to take (unreachable from the
-        // start position, where the opponent always has a piece when a mill closes).
+        let mill = closes_mill(
+            self.geometry(),
+            self.pos.pieces[me.index()],
+            to.index() as u32,
+        );
+        // With no opponent piece on the board there is nothing to take (unreachable under the
+        // default rules; under Lasker a side may slide while its pieces on the board are gone).
         if mill && self.pos.pieces[me.opponent().index()] != 0 {
             self.phase = Phase::Capture;
         } else {
-            self.finish_turn(from.is_none());
+            self.finish_turn(from.is_none(), false);
         }
         self
     }
@@ -526,7 +666,7 @@ impl Morris {
 
     fn check_move(&self, from: Point, to: Point) -> Result<(), Illegal> {
         let me = self.pos.to_move;
-        if self.pos.reserves[me.index()] > 0 {
+        if !self.may_move() {
             Err(Illegal::MustPlace)
         } else if self.pos.pieces[me.index()] & from.bit() == 0 {
             Err(Illegal::NotYourPiece)
@@ -534,7 +674,12 @@ impl Morris {
             Err(Illegal::SamePoint)
         } else if self.pos.empty() & to.bit() == 0 {
             Err(Illegal::Occupied)
-        } else if self.pos.destinations(me, from.index() as u32) & to.bit() == 0 {
+        } else if self
+            .pos
+            .destinations(self.rules, self.geometry(), me, from.index() as u32)
+            & to.bit()
+            == 0
+        {
             Err(Illegal::NotAdjacent)
         } else {
             Ok(())
@@ -545,7 +690,7 @@ impl Morris {
         let theirs = self.pos.pieces[self.pos.to_move.opponent().index()];
         if theirs & at.bit() == 0 {
             Err(Illegal::NotOpponentPiece)
-        } else if capturable(theirs) & at.bit() == 0 {
+        } else if capturable(self.geometry(), theirs) & at.bit() == 0 {
             Err(Illegal::Protected)
         } else {
             Ok(())
@@ -580,6 +725,19 @@ impl Morris {
         turns: u16,
         max_turns: u16,
     ) -> Morris {
+        Morris::from_parts_under(Rules::NINE, pieces, reserves, to_move, turns, max_turns)
+    }
+
+    /// [`Morris::from_parts`] under other rules.
+    #[cfg(test)]
+    pub(crate) fn from_parts_under(
+        rules: Rules,
+        pieces: [u32; 2],
+        reserves: [u8; 2],
+        to_move: Player,
+        turns: u16,
+        max_turns: u16,
+    ) -> Morris {
         assert_eq!(pieces[0] & pieces[1], 0, "overlapping setup");
         let pos = Position {
             pieces,
@@ -591,20 +749,31 @@ impl Morris {
             turns,
             max_turns,
             seen: vec![pos.key()],
-            ..Morris::new()
+            ..Morris::start(rules, max_turns)
         }
+    }
+}
+
+#[cfg(test)]
+impl Morris {
+    /// The same state with the `quiet` counter set (tests elsewhere in the crate).
+    pub(crate) fn with_quiet_turns(mut self, quiet: u16) -> Morris {
+        self.quiet = quiet;
+        self
     }
 }
 
 impl fmt::Debug for Morris {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Morris")
+            .field("rules", &self.rules.to_string())
             .field("board", &self.board_string())
             .field("reserves", &self.pos.reserves)
             .field("to_move", &self.pos.to_move)
             .field("phase", &self.phase)
             .field("turns", &self.turns)
             .field("max_turns", &self.max_turns)
+            .field("quiet", &self.quiet)
             .field("last", &self.last)
             .field("outcome", &self.outcome)
             .finish()
@@ -632,17 +801,16 @@ impl Game for Morris {
         match self.phase {
             Phase::Over => Vec::new(),
             Phase::Capture => self.capturable().iter().map(Action::Capture).collect(),
-            Phase::Play if self.is_placing() => {
-                self.placements().iter().map(Action::Place).collect()
-            }
+            // Placements first, then (once the reserve is empty, or under Lasker) moves.
             Phase::Play => self
-                .pieces(self.pos.to_move)
+                .placements()
                 .iter()
-                .flat_map(|from| {
+                .map(Action::Place)
+                .chain(self.pieces(self.pos.to_move).iter().flat_map(|from| {
                     self.destinations(from)
                         .iter()
                         .map(move |to| Action::Move { from, to })
-                })
+                }))
                 .collect(),
         }
     }
@@ -660,7 +828,7 @@ impl Game for Morris {
                 if let Some(last) = next.last.as_mut() {
                     last.capture = Some(at);
                 }
-                next.finish_turn(true);
+                next.finish_turn(true, true);
                 Ok(next)
             }
             (Phase::Capture, _) => Err(Illegal::CaptureRequired),

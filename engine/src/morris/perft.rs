@@ -2,13 +2,13 @@
 //!
 //! A capturing turn counts once per capture target; a game that ends before `depth` contributes
 //! nothing (one that ends exactly at `depth` counts). This is the engine's speed test and a check
-//! of the rules against known counts.
+//! of the rules against known counts; it follows the game's [`Rules`](super::Rules).
 //!
 //! The search copies a small bitboard [`Position`] instead of the full [`Morris`] state, keeps the
 //! positions seen since the last irreversible turn on a stack for repetition, and counts the last
 //! turn without playing it.
 
-use super::{capturable, closes_mill, Morris, Phase, Position, MILLS};
+use super::{capturable, closes_mill, Geometry, Law, Morris, Phase, Position, Rules};
 use crate::nav::Bits;
 
 /// Counts the positions after exactly `depth` complete turns from `game`.
@@ -16,11 +16,25 @@ use crate::nav::Bits;
 /// From a state with a pending capture, the first turn is the completion of the turn in progress.
 ///
 /// ```
-/// use engine::morris::{perft::perft, Morris};
+/// use engine::morris::{perft::perft, Morris, Rules};
 /// assert_eq!(perft(&Morris::new(), 2), 552);
+/// // Lasker: Blue's second turn may also slide its piece: 64 ordered pairs of linked points,
+/// // with Red's piece on any of the 22 others.
+/// assert_eq!(perft(&Morris::with_rules(Rules::LASKER, 100).unwrap(), 3), 12_144 + 64 * 22);
 /// ```
 pub fn perft(game: &Morris, depth: u32) -> u64 {
-    let mut search = Search {
+    if game.rules().is_basic() {
+        perft_on::<true>(game, depth)
+    } else {
+        perft_on::<false>(game, depth)
+    }
+}
+
+/// [`perft`] compiled for basic rules (the default's switches as constants, see
+/// [`Rules::is_basic`]), so that the default rules pay nothing for the others, or for any.
+fn perft_on<const BASIC: bool>(game: &Morris, depth: u32) -> u64 {
+    let mut search = Search::<BASIC> {
+        law: Law::new(game.rules()),
         max_turns: game.max_turns,
         seen: game.seen().to_vec(),
         segment: 0,
@@ -28,22 +42,26 @@ pub fn perft(game: &Morris, depth: u32) -> u64 {
     match game.phase() {
         _ if depth == 0 => 1,
         Phase::Over => 0,
-        Phase::Play => search.perft(game.position(), game.turns, depth),
+        Phase::Play => search.perft(game.position(), (game.turns, game.quiet), depth),
         Phase::Capture => {
             let pos = game.position();
             let opp = pos.to_move.opponent().index();
-            Bits(capturable(pos.pieces[opp]))
+            Bits(capturable(search.geo(), pos.pieces[opp]))
                 .map(|c| {
                     let mut child = pos;
                     child.pieces[opp] &= !(1 << c);
-                    search.after_turn(child, game.turns, depth, true)
+                    search.after_turn(child, (game.turns, 0), depth, true)
                 })
                 .sum()
         }
     }
 }
 
-struct Search {
+/// Completed turns, and those since the last capture (the `quiet` counter), before a turn.
+type Clock = (u16, u16);
+
+struct Search<const BASIC: bool> {
+    law: Law<BASIC>,
     max_turns: u16,
     /// Keys of positions after completed turns; `seen[segment..]` are those since the last
     /// irreversible turn, the only ones the current position can repeat.
@@ -51,31 +69,42 @@ struct Search {
     segment: usize,
 }
 
-impl Search {
+impl<const BASIC: bool> Search<BASIC> {
+    #[inline(always)]
+    fn rules(&self) -> Rules {
+        self.law.rules()
+    }
+
+    #[inline(always)]
+    fn geo(&self) -> &'static Geometry {
+        self.law.geo()
+    }
+
     /// `pos` is at a turn boundary, the game not over, `depth >= 1`.
-    fn perft(&mut self, pos: Position, turns: u16, depth: u32) -> u64 {
+    fn perft(&mut self, pos: Position, clock: Clock, depth: u32) -> u64 {
         if depth == 1 {
-            return count_turns(&pos);
+            return self.count_turns(&pos);
         }
         let me = pos.to_move.index();
         let mine = pos.pieces[me];
         let theirs = pos.pieces[1 - me];
         let empty = pos.empty();
-        let caps = capturable(theirs);
+        let caps = capturable(self.geo(), theirs);
         let mut total = 0;
         if pos.reserves[me] > 0 {
             for to in Bits(empty) {
                 let mut child = pos;
                 child.pieces[me] = mine | 1 << to;
                 child.reserves[me] -= 1;
-                total += self.complete(child, turns, depth, to, caps, true);
+                total += self.complete(child, clock, depth, to, caps, true);
             }
-        } else {
+        }
+        if pos.may_move(self.rules(), pos.to_move) {
             for from in Bits(mine) {
-                for to in Bits(pos.destinations(pos.to_move, from)) {
+                for to in Bits(pos.destinations(self.rules(), self.geo(), pos.to_move, from)) {
                     let mut child = pos;
                     child.pieces[me] = mine ^ (1 << from | 1 << to);
-                    total += self.complete(child, turns, depth, to, caps, false);
+                    total += self.complete(child, clock, depth, to, caps, false);
                 }
             }
         }
@@ -87,32 +116,33 @@ impl Search {
     fn complete(
         &mut self,
         child: Position,
-        turns: u16,
+        (turns, quiet): Clock,
         depth: u32,
         to: u32,
         caps: u32,
         placed: bool,
     ) -> u64 {
         let me = child.to_move.index();
-        if closes_mill(child.pieces[me], to) && caps != 0 {
+        if closes_mill(self.geo(), child.pieces[me], to) && caps != 0 {
             let mut total = 0;
             for c in Bits(caps) {
                 let mut captured = child;
                 captured.pieces[1 - me] &= !(1 << c);
-                total += self.after_turn(captured, turns, depth, true);
+                total += self.after_turn(captured, (turns, 0), depth, true);
             }
             total
         } else {
-            self.after_turn(child, turns, depth, placed)
+            self.after_turn(child, (turns, quiet + 1), depth, placed)
         }
     }
 
-    /// Passes the move, records the position, and searches on unless the game ended.
+    /// Passes the move, records the position, and searches on unless the game ended. `quiet` is
+    /// already the counter after this turn.
     #[inline]
     fn after_turn(
         &mut self,
         mut child: Position,
-        turns: u16,
+        (turns, quiet): Clock,
         depth: u32,
         irreversible: bool,
     ) -> u64 {
@@ -133,51 +163,60 @@ impl Search {
                 .count()
         };
         let count = if child
-            .outcome_after_turn(turns, self.max_turns, reps)
+            .outcome_after_turn(
+                self.rules(),
+                self.geo(),
+                (turns, self.max_turns),
+                reps,
+                quiet,
+            )
             .is_some()
         {
             u64::from(depth == 1)
         } else if depth == 1 {
             1
         } else {
-            self.perft(child, turns, depth - 1)
+            self.perft(child, (turns, quiet), depth - 1)
         };
         self.seen.pop();
         self.segment = saved_segment;
         count
     }
-}
 
-/// The number of complete turns available in `pos` (not over), without playing them.
-#[inline]
-fn count_turns(pos: &Position) -> u64 {
-    let me = pos.to_move.index();
-    let mine = pos.pieces[me];
-    let theirs = pos.pieces[1 - me];
-    let empty = pos.empty();
-    // Each mill-closing step is worth one turn per capture target (at least one when the
-    // opponent has a piece on the board, since protection lifts when all are in mills).
-    let extra = (capturable(theirs).count_ones() as u64).saturating_sub(1);
-    if pos.reserves[me] > 0 {
-        let mut closing = 0;
-        for m in MILLS {
-            let open = m & !mine;
-            if open.count_ones() == 1 {
-                closing |= open;
-            }
-        }
-        closing &= empty;
-        empty.count_ones() as u64 + closing.count_ones() as u64 * extra
-    } else {
+    /// The number of complete turns available in `pos` (not over), without playing them. Always
+    /// inlined, so that the board's tables are constants in it.
+    #[inline(always)]
+    fn count_turns(&self, pos: &Position) -> u64 {
+        let (rules, geo) = (self.rules(), self.geo());
+        let me = pos.to_move.index();
+        let mine = pos.pieces[me];
+        let theirs = pos.pieces[1 - me];
+        let empty = pos.empty();
+        // Each mill-closing step is worth one turn per capture target (at least one when the
+        // opponent has a piece on the board, since protection lifts when all are in mills).
+        let extra = (capturable(geo, theirs).count_ones() as u64).saturating_sub(1);
         let mut n = 0;
-        for from in Bits(mine) {
-            let dests = pos.destinations(pos.to_move, from);
-            n += dests.count_ones() as u64;
-            if extra > 0 {
-                let without = mine & !(1 << from);
-                for to in Bits(dests) {
-                    if closes_mill(without | 1 << to, to) {
-                        n += extra;
+        if pos.reserves[me] > 0 {
+            let mut closing = 0;
+            for &m in geo.mill_masks() {
+                let open = m & !mine;
+                if open.count_ones() == 1 {
+                    closing |= open;
+                }
+            }
+            closing &= empty;
+            n += empty.count_ones() as u64 + closing.count_ones() as u64 * extra;
+        }
+        if pos.may_move(rules, pos.to_move) {
+            for from in Bits(mine) {
+                let dests = pos.destinations(rules, geo, pos.to_move, from);
+                n += dests.count_ones() as u64;
+                if extra > 0 {
+                    let without = mine & !(1 << from);
+                    for to in Bits(dests) {
+                        if closes_mill(geo, without | 1 << to, to) {
+                            n += extra;
+                        }
                     }
                 }
             }

@@ -453,3 +453,413 @@ fn notation_round_trips_and_rejects_malformed_tokens() {
         assert!(bad.parse::<Turn>().is_err(), "{bad:?} parsed");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rule variants (SPEC §12, docs/rules.md « Rule variants »): one or more hand-made positions per
+// parameter.
+
+fn rules(text: &str) -> Rules {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn replay_under(r: Rules, rec: &str) -> Morris {
+    record::replay(Morris::with_rules(r, 100).unwrap(), rec)
+        .unwrap_or_else(|e| panic!("{rec}: {e}"))
+}
+
+/// [`setup`] under other rules.
+fn setup_under(r: Rules, blue: &str, red: &str, reserves: [u8; 2], to_move: Player) -> Morris {
+    let mut g = Morris::with_rules(r, 100).unwrap();
+    g.pos = Position {
+        pieces: [points(blue), points(red)],
+        reserves,
+        to_move,
+    };
+    assert_eq!(g.pos.pieces[0] & g.pos.pieces[1], 0, "overlapping setup");
+    g.turns = 40;
+    g.seen = vec![g.pos.key()];
+    g
+}
+
+fn outcome(g: &Morris) -> Option<(Option<Player>, Reason)> {
+    g.outcome().map(|o| (o.winner, o.reason))
+}
+
+#[test]
+fn pieces_sets_both_reserves() {
+    for (text, n) in [
+        ("nine", 9),
+        ("pieces=10", 10),
+        ("lasker", 10),
+        ("pieces=11", 11),
+        ("twelve", 12),
+    ] {
+        let g = Morris::with_rules(rules(text), 100).unwrap();
+        assert_eq!(
+            (g.reserve(Player::Blue), g.reserve(Player::Red)),
+            (n, n),
+            "{text}"
+        );
+        assert_eq!(g.stage(Player::Red), Stage::Placing { remaining: n });
+        assert_eq!(g.rules(), rules(text));
+    }
+    // Twelve pieces: Blue's last placement is the 23rd turn, Red's the 24th.
+    let rec = "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4 d2 e4 b2 a1 g1";
+    let g = replay_under(rules("pieces=12"), rec);
+    assert_eq!((g.reserve(Player::Blue), g.reserve(Player::Red)), (0, 1));
+    assert_eq!(turn(&g, "d2-d1"), Err(Illegal::MustPlace));
+    assert_eq!(g.placements(), Points(points("d1")));
+    assert_eq!(Morris::new().rules(), Rules::NINE);
+    assert_eq!(Morris::with_max_turns(30).unwrap().rules(), Rules::NINE);
+}
+
+#[test]
+fn diagonals_add_links_and_mills_that_close_and_protect() {
+    let geo = Geometry::of(Rules::TWELVE);
+    assert!(geo.has_diagonals() && !Geometry::of(Rules::NINE).has_diagonals());
+    assert_eq!(geo.links().count(), 40);
+    assert_eq!(geo.mills().count(), 20);
+    assert_eq!(Geometry::of(Rules::NINE).links().count(), 32);
+    assert_eq!(Geometry::of(Rules::NINE).mills().count(), 16);
+    // A corner of a square lies on three mills, a middle point on two.
+    for (name, n) in [
+        ("a7", 3),
+        ("b6", 3),
+        ("c5", 3),
+        ("e3", 3),
+        ("d7", 2),
+        ("c4", 2),
+    ] {
+        assert_eq!(geo.mills_through(p(name)).count(), n, "{name}");
+        assert_eq!(Geometry::of(Rules::NINE).mills_through(p(name)).count(), 2);
+    }
+    assert!(geo.is_adjacent(p("a7"), p("b6")) && geo.is_adjacent(p("b6"), p("c5")));
+    assert!(geo.is_adjacent(p("c3"), p("b2")) && !geo.is_adjacent(p("a7"), p("c5")));
+    assert_eq!(geo.neighbours(p("b6")), Points(points("a7 d6 b4 c5")));
+
+    // a7, b6 and c5 close the diagonal mill: a capture under twelve, nothing under nine.
+    let g = replay_under(Rules::TWELVE, "a7 d7 b6 d6");
+    assert_eq!(turn(&g, "c5"), Err(Illegal::MissingCapture));
+    let done = turn(&g, "c5xd7").unwrap();
+    assert_eq!(done.pieces_on_board(Player::Red), 1);
+    assert!(done.in_mill(p("a7")) && done.in_mill(p("c5")));
+    let plain = replay("a7 d7 b6 d6");
+    assert_eq!(turn(&plain, "c5xd7"), Err(Illegal::UnexpectedCapture));
+    assert!(turn(&plain, "c5").is_ok());
+
+    // Pieces slide along a diagonal; a diagonal mill protects its pieces.
+    let g = setup_under(
+        Rules::TWELVE,
+        "a7 d7 g7 f2",
+        "a1 b2 c3 d1 e3",
+        [0, 0],
+        Player::Blue,
+    );
+    assert_eq!(g.destinations(p("a7")), Points(points("a4 b6")));
+    assert_eq!(
+        turn(&g, "a7-c5"),
+        Err(Illegal::NotAdjacent),
+        "one step at a time"
+    );
+    let after = turn(&g, "a7-b6").unwrap();
+    assert_eq!(after.piece_at(p("b6")), Some(Player::Blue));
+    // Moving along a diagonal closes a mill on the side it reaches: f6-g7 with a7 and d7.
+    let g = setup_under(
+        Rules::TWELVE,
+        "a7 d7 f6 e5",
+        "a1 b2 c3 d1 e3",
+        [0, 0],
+        Player::Blue,
+    );
+    let pending = g
+        .play(Action::Move {
+            from: p("f6"),
+            to: p("g7"),
+        })
+        .unwrap();
+    assert_eq!(
+        pending.capturable(),
+        Points(points("d1 e3")),
+        "a1-b2-c3 is a mill"
+    );
+    assert_eq!(
+        pending.play(Action::Capture(p("b2"))),
+        Err(Illegal::Protected)
+    );
+    assert_eq!(
+        setup("a7 d7 g7 f2", "a1 b2 c3 d1 e3", [0, 0], Player::Blue).destinations(p("a7")),
+        Points(points("a4")),
+        "no diagonal under nine"
+    );
+}
+
+#[test]
+fn a_lasker_slide_during_placement_closes_a_mill_and_captures() {
+    // Blue still has pieces in reserve and slides g4 up to g7: a7-d7-g7 closes.
+    let g = setup_under(Rules::LASKER, "a7 d7 g4", "b6 d6 c3", [6, 6], Player::Blue);
+    assert!(g.is_placing() && g.may_move());
+    assert_eq!(g.destinations(p("g4")), Points(points("g7 g1 f4")));
+    assert_eq!(g.movable(), Points(points("a7 d7 g4")));
+    assert_eq!(g.placements().len(), 18);
+    assert_eq!(
+        g.legal_actions().len(),
+        18 + 1 + 1 + 3,
+        "placements, then slides"
+    );
+    let pending = g
+        .play(Action::Move {
+            from: p("g4"),
+            to: p("g7"),
+        })
+        .unwrap();
+    assert_eq!(
+        (pending.phase(), pending.to_move()),
+        (Phase::Capture, Player::Blue)
+    );
+    let done = pending.play(Action::Capture(p("c3"))).unwrap();
+    assert_eq!(done.reserve(Player::Blue), 6, "a slide keeps the reserve");
+    assert_eq!(done.pieces_on_board(Player::Red), 2);
+    assert_eq!(done.seen.len(), 1, "a capture is irreversible");
+    assert!(g.legal_turns().contains(&"g4-g7xc3".parse().unwrap()));
+    // The same slide under the default rules: the turn must place.
+    let plain = setup("a7 d7 g4", "b6 d6 c3", [6, 6], Player::Blue);
+    assert_eq!(turn(&plain, "g4-g7xc3"), Err(Illegal::MustPlace));
+    assert!(!plain.may_move() && plain.destinations(p("g4")).is_empty());
+}
+
+#[test]
+fn under_lasker_an_empty_reserve_only_slides_and_flying_waits_for_both() {
+    // Blue's reserve is empty, Red's is not: Blue slides, never places, never flies.
+    let g = setup_under(
+        Rules::LASKER,
+        "a7 g7 g1",
+        "d7 d1 a1 f2",
+        [0, 2],
+        Player::Blue,
+    );
+    assert!(!g.is_placing() && g.may_move() && !g.can_fly());
+    assert_eq!(turn(&g, "e4"), Err(Illegal::MustMove));
+    assert_eq!(turn(&g, "a7-e4"), Err(Illegal::NotAdjacent));
+    assert!(turn(&g, "a7-a4").is_ok());
+    assert_eq!(
+        g.stage(Player::Blue),
+        Stage::Flying,
+        "the label: three pieces, reserve empty"
+    );
+    // Both reserves empty: three pieces fly, as under the default rules.
+    let g = setup_under(
+        Rules::LASKER,
+        "a7 g7 g1",
+        "d7 d1 a1 f2",
+        [0, 0],
+        Player::Blue,
+    );
+    assert!(g.can_fly());
+    assert!(turn(&g, "a7-e4").is_ok());
+    // Red, with pieces in reserve, places or slides.
+    let g = setup_under(
+        Rules::LASKER,
+        "a7 g7 g1",
+        "d7 d1 a1 f2",
+        [0, 2],
+        Player::Red,
+    );
+    assert!(turn(&g, "e4").is_ok() && turn(&g, "f2-f4").is_ok());
+}
+
+#[test]
+fn under_lasker_a_side_without_reserve_and_without_a_slide_is_blocked() {
+    // Red places its last-but-one piece on a4 and walls in Blue's four corners while Blue,
+    // its reserve empty, can only slide: Blue has no legal turn.
+    let g = setup_under(
+        Rules::LASKER,
+        "a7 g7 g1 a1",
+        "d7 g4 d1",
+        [0, 2],
+        Player::Red,
+    );
+    let end = turn(&g, "a4").unwrap();
+    assert_eq!(outcome(&end), Some((Some(Player::Red), Reason::Blocked)));
+    assert_eq!(
+        end.reserve(Player::Red),
+        1,
+        "Red still had a piece to place"
+    );
+    // With a4 still free, Blue slides there: no loss.
+    let g = setup_under(
+        Rules::LASKER,
+        "a7 g7 g1 a1",
+        "d7 g4 d1",
+        [0, 2],
+        Player::Red,
+    );
+    assert_eq!(outcome(&turn(&g, "b4").unwrap()), None);
+}
+
+#[test]
+fn under_lasker_slides_during_placement_can_repeat_a_position() {
+    // Placements and captures are irreversible, Lasker's slides are not: the repetition
+    // window holds the positions since the last placement or capture, slides included.
+    let g = replay_under(Rules::LASKER, "a7 g1");
+    assert_eq!(g.seen.len(), 1);
+    let shuffle = ["a7-d7", "g1-g4", "d7-a7", "g4-g1"];
+    let mut g = g;
+    for t in shuffle.iter().chain(&shuffle[..3]) {
+        g = turn(&g, t).unwrap();
+        assert_eq!(g.outcome(), None);
+    }
+    assert_eq!(g.seen.len(), 8);
+    let end = turn(&g, shuffle[3]).unwrap();
+    assert_eq!(end.repetitions(), 3);
+    assert_eq!(outcome(&end), Some((None, Reason::Repetition)));
+    assert_eq!(
+        (end.reserve(Player::Blue), end.reserve(Player::Red)),
+        (9, 9)
+    );
+    // A placement in between starts a new window.
+    let g = turn(&replay_under(Rules::LASKER, "a7 g1 a7-d7"), "b6").unwrap();
+    assert_eq!(g.seen.len(), 1);
+}
+
+#[test]
+fn a_completed_turn_that_fills_the_board_is_a_draw() {
+    // Twelve pieces each and no capture: Red's last placement fills the 24th point.
+    let rec = "e5 g7 c5 d6 d7 a7 a4 c3 e3 d5 f6 f4 g4 f2 d3 b6 b4 c4 d2 e4 b2 a1 g1";
+    let r = rules("pieces=12");
+    let g = replay_under(r, rec);
+    assert_eq!(g.outcome(), None);
+    let end = turn(&g, "d1").unwrap();
+    assert_eq!(outcome(&end), Some((None, Reason::Full)));
+    assert_eq!(end.board_string().matches('.').count(), 0);
+    // Full comes before blocked: Blue, to move, would have no move on the full board.
+    assert!(!end.pos.has_move(r, Geometry::of(r), Player::Blue));
+    // A last placement that closes a mill captures, and the game goes on.
+    let g = setup_under(
+        Rules::TWELVE,
+        "a7 g7 g1 a1 d6 f6 f2 b2 c3 e5 e3",
+        "d7 g4 d1 a4 b6 f4 d2 b4 d5 e4 c5 c4",
+        [1, 0],
+        Player::Blue,
+    );
+    assert_eq!(g.placements(), Points(points("d3")));
+    assert_eq!(
+        turn(&g, "d3xg4"),
+        Err(Illegal::Protected),
+        "g4-f4-e4 is Red's mill"
+    );
+    let after = turn(&g, "d3xd1").unwrap();
+    assert_eq!(after.outcome(), None);
+    assert_eq!(after.placements(), Points::EMPTY, "placement is over");
+    assert_eq!(after.board_string().matches('.').count(), 1);
+    assert_eq!(after.piece_at(p("d1")), None);
+    // The same last placement without a mill under the plain board with twelve pieces.
+    let g = setup_under(
+        r,
+        "a7 g7 g1 a1 b6 f6 f2 b2 c5 e5 e3",
+        "d7 g4 d1 a4 d6 f4 d2 b4 d5 e4 c3 c4",
+        [1, 0],
+        Player::Blue,
+    );
+    assert_eq!(
+        outcome(&turn(&g, "d3").unwrap()),
+        Some((None, Reason::Full))
+    );
+}
+
+#[test]
+fn quiet_turns_without_a_capture_draw_and_a_capture_resets_the_count() {
+    let r = rules("quiet=5");
+    let g = replay_under(r, "a7 b6 d7 d6");
+    assert_eq!((g.quiet_turns(), g.outcome()), (4, None));
+    let pending = g.play(Action::Place(p("g7"))).unwrap();
+    assert_eq!(
+        pending.quiet_turns(),
+        4,
+        "a pending capture is no completed turn"
+    );
+    let g = turn(&g, "g7xb6").unwrap();
+    assert_eq!(g.quiet_turns(), 0);
+    let g = record::replay(g, "b6 a1 d1 b2").unwrap();
+    assert_eq!((g.quiet_turns(), g.outcome()), (4, None));
+    let end = turn(&g, "f2").unwrap();
+    assert_eq!(outcome(&end), Some((None, Reason::Quiet)));
+    assert_eq!(end.turns(), 10);
+    assert_eq!(turn(&end, "b4"), Err(Illegal::GameOver));
+    // Without the rule the count goes on and means nothing.
+    let g = replay("d6 b4 a7 c4 g1 a1");
+    assert_eq!((g.quiet_turns(), g.outcome()), (6, None));
+    // Quiet comes before the limit on the same turn.
+    let g = record::replay(Morris::with_rules(r, 5).unwrap(), "d6 b4 a7 c4 g1").unwrap();
+    assert_eq!(outcome(&g), Some((None, Reason::Quiet)));
+    let g = record::replay(Morris::with_rules(r, 4).unwrap(), "d6 b4 a7 c4").unwrap();
+    assert_eq!(outcome(&g), Some((None, Reason::Limit)));
+}
+
+#[test]
+fn repetition_comes_before_quiet_and_the_count_is_not_in_the_repetition_key() {
+    let shuffle = ["b2-b4", "c3-c4", "b4-b2", "c4-c3"];
+    // The start position occurs again after 4 and 8 turns with other quiet counts, and the
+    // eighth turn makes both the third occurrence and the eighth quiet turn.
+    for (quiet, reason) in [
+        (8, Reason::Repetition),
+        (7, Reason::Quiet),
+        (9, Reason::Repetition),
+    ] {
+        let r = rules(&format!("quiet={quiet}"));
+        let mut g = setup_under(r, "a7 g7 g1 b2", "a1 d1 f2 c3", [0, 0], Player::Blue);
+        let mut end = None;
+        for t in shuffle.iter().chain(&shuffle) {
+            g = turn(&g, t).unwrap();
+            if let Some(o) = g.outcome() {
+                end = Some((g.turns() - 40, o.reason));
+                break;
+            }
+        }
+        assert_eq!(end, Some((quiet.min(8), reason)), "quiet={quiet}");
+    }
+}
+
+#[test]
+fn without_flying_three_pieces_slide_and_can_be_blocked() {
+    let g = setup_under(
+        Rules::NOFLYING,
+        "a7 g7 g1",
+        "d7 d1 a1 f2",
+        [0, 0],
+        Player::Blue,
+    );
+    assert!(!g.can_fly());
+    assert_eq!(
+        g.stage(Player::Blue),
+        Stage::Moving,
+        "no « Phase de saut » without flying"
+    );
+    assert_eq!(g.destinations(p("a7")), Points(points("a4")));
+    assert_eq!(turn(&g, "a7-e4"), Err(Illegal::NotAdjacent));
+    // Three pieces walled in: blocked, a loss, where flying would have saved them.
+    let g = setup_under(
+        Rules::NOFLYING,
+        "a7 g7 g1",
+        "d7 g4 d1 b4 f2",
+        [0, 0],
+        Player::Red,
+    );
+    let end = turn(&g, "b4-a4").unwrap();
+    assert_eq!(outcome(&end), Some((Some(Player::Red), Reason::Blocked)));
+    let g = setup("a7 g7 g1", "d7 g4 d1 b4 f2", [0, 0], Player::Red);
+    assert_eq!(
+        outcome(&turn(&g, "b4-a4").unwrap()),
+        None,
+        "flying under nine"
+    );
+    // Three pieces slide into a mill, and two pieces still lose.
+    let g = setup_under(
+        Rules::NOFLYING,
+        "a7 d7 g4",
+        "a1 g1 c3",
+        [0, 0],
+        Player::Blue,
+    );
+    let end = turn(&g, "g4-g7xa1").unwrap();
+    assert_eq!(outcome(&end), Some((Some(Player::Blue), Reason::Pieces)));
+}

@@ -19,6 +19,9 @@ use std::io;
 #[derive(Serialize)]
 struct MorrisState<'a> {
     game: &'static str,
+    /// The canonical form, only when the rules are not the default ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<String>,
     board: String,
     reserves: [u8; 2],
     to_move: usize,
@@ -161,11 +164,14 @@ fn to_line<T: Serialize>(value: &T) -> String {
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
-/// `{"game":"morris","board":…,"reserves":[b,r],"to_move":…,"turns":…,"phase":…,"winner":…,"reason":…}`.
+/// `{"game":"morris","board":…,"reserves":[b,r],"to_move":…,"turns":…,"phase":…,"winner":…,"reason":…}`,
+/// with `"rules":"…"` after `game` under other rules than the default.
 fn morris(g: &Morris, room: Option<&RoomStory>) -> String {
     let outcome = g.outcome();
+    let rules = g.rules();
     to_line(&MorrisState {
         game: "morris",
+        rules: (!rules.is_default()).then(|| rules.to_string()),
         board: g.board_string(),
         reserves: [
             g.reserve(engine::Player::Blue),

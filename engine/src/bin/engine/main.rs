@@ -3,18 +3,19 @@
 //! shapes, exit codes) is docs/cli.md.
 //!
 //! ```text
-//! engine perft morris <depth> [--max-turns N]
+//! engine perft morris <depth> [--max-turns N] [--rules R]
 //! engine perft meta <depth>
-//! engine replay [morris|meta] [--max-turns N] < record   (the game may come from its headers)
+//! engine replay [morris|meta] [--max-turns N] [--rules R] < record   (or from its headers)
 //! engine verify < transcript
-//! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
-//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
+//! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R] < record
+//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N] [--rules R]
 //! ```
 
 mod json;
 mod play;
 
 use engine::ai::Level;
+use engine::morris::{Morris, Rules};
 use engine::{record, AnyGame, GameKind};
 use play::{Contender, Match};
 use std::ffi::OsString;
@@ -24,20 +25,26 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
 usage:
-  engine perft morris <depth> [--max-turns N]   leaf count after <depth> turns (last line)
+  engine perft morris <depth> [--max-turns N] [--rules R]
+                                                 leaf count after <depth> turns (last line)
   engine perft meta <depth>
-  engine replay morris [--max-turns N] < record  final state as one JSON line
+  engine replay morris [--max-turns N] [--rules R] < record
+                                                 final state as one JSON line
   engine replay meta < record
-  engine replay < record                         the game and limit from the record's headers
+  engine replay < record                         the game, limit and rules from the headers
   engine verify < transcript                     checks an exported signed transcript
-  engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] < record
-                                                 the computer's turn (last line)
+  engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R]
+                                                 < record: the computer's turn (last line)
   engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
+                                                 [--rules R]
                                                  P: 1-4, random, abN (morris), uctN (meta)
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
-meta: e5); lines starting with '[' are headers: [Game \"morris\"], [MaxTurns \"100\"]
-are checked, others skipped. --max-turns is 1-500 (default 100), morris only.
+meta: e5); lines starting with '[' are headers: [Game \"morris\"], [MaxTurns \"100\"],
+[Rules \"twelve\"] are checked, others skipped. --max-turns is 1-500 (default 100),
+morris only. --rules (morris only, default nine) is a rule set: a name (nine, noflying,
+lasker, twelve, gur9), key=value items (pieces=9-12, diagonals=0/1, flying=0/1,
+lasker=0/1, quiet=0-500), or a name then items: twelve,flying=0.
 --movetime bounds level 4 (default 1000 ms); levels 1-3 have fixed budgets and
 ignore it. --seed defaults to 0, --games to 2.
 Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
@@ -68,6 +75,7 @@ enum Command {
 struct Args {
     command: Command,
     max_turns: Option<u32>,
+    rules: Option<Rules>,
     seed: u64,
     movetime: Duration,
 }
@@ -82,6 +90,7 @@ enum Parsed {
 #[derive(Default)]
 struct Options {
     max_turns: Option<u32>,
+    rules: Option<Rules>,
     level: Option<String>,
     seed: Option<u64>,
     movetime: Option<u64>,
@@ -113,6 +122,11 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
                 let n = number("max-turns", value(&mut parser)?)?;
                 engine::morris::check_max_turns(n).map_err(|e| e.to_string())?;
                 o.max_turns = Some(n);
+            }
+            Long("rules") => {
+                let v = value(&mut parser)?;
+                let v = v.to_string_lossy();
+                o.rules = Some(v.parse().map_err(|e| format!("--rules: {e}"))?);
             }
             Long("level") => o.level = Some(text(value(&mut parser)?)?),
             Long("seed") => o.seed = Some(number("seed", value(&mut parser)?)?),
@@ -157,7 +171,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
             (Command::Replay { kind }, &[])
         }
         Some("verify") => {
-            if positional.len() > 1 || o.max_turns.is_some() {
+            if positional.len() > 1 || o.max_turns.is_some() || o.rules.is_some() {
                 return Err(
                     "verify takes no argument (the transcript is read from standard input)".into(),
                 );
@@ -215,9 +229,13 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
     if game == Some(GameKind::Meta) && o.max_turns.is_some() {
         return Err("--max-turns applies to morris only".into());
     }
+    if game == Some(GameKind::Meta) && o.rules.is_some() {
+        return Err("--rules applies to morris only".into());
+    }
     Ok(Parsed::Run(Args {
         command,
         max_turns: o.max_turns,
+        rules: o.rules,
         seed: o.seed.unwrap_or(0),
         movetime: Duration::from_millis(o.movetime.unwrap_or(1000)),
     }))
@@ -241,7 +259,12 @@ fn main() -> ExitCode {
     let max_turns = args
         .max_turns
         .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32);
-    let new_game = |kind| match AnyGame::new(kind, max_turns) {
+    let rules = args.rules.unwrap_or_default();
+    let new_game = |kind| match kind {
+        GameKind::Morris => Morris::with_rules(rules, max_turns).map(AnyGame::Morris),
+        GameKind::Meta => AnyGame::new(kind, max_turns),
+    };
+    let new_game = |kind| match new_game(kind) {
         Ok(g) => Ok(g),
         Err(e) => {
             eprintln!("engine: {e}");
@@ -269,14 +292,14 @@ fn main() -> ExitCode {
             print_line(&count.to_string(), ExitCode::SUCCESS)
         }
         Command::Replay { kind } => {
-            let game = match read_record(kind, args.max_turns) {
+            let game = match read_record(kind, args.max_turns, args.rules) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
             print_line(&json::state(&game), ExitCode::SUCCESS)
         }
         Command::Ai { kind, level } => {
-            let game = match read_record(Some(kind), args.max_turns) {
+            let game = match read_record(Some(kind), args.max_turns, args.rules) {
                 Ok(g) => g,
                 Err(code) => return code,
             };
@@ -296,6 +319,7 @@ fn main() -> ExitCode {
             let m = Match {
                 kind,
                 max_turns,
+                rules,
                 a,
                 b,
                 games,
@@ -310,16 +334,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Plays the record on standard input, its game and limit from its headers or from the command
-/// line (which must agree): the final state, or, after printing the error line for its first
-/// bad header or token, the exit code.
-fn read_record(kind: Option<GameKind>, max_turns: Option<u32>) -> Result<AnyGame, ExitCode> {
+/// Plays the record on standard input, its game, limit and rules from its headers or from the
+/// command line (which must agree): the final state, or, after printing the error line for its
+/// first bad header or token, the exit code.
+fn read_record(
+    kind: Option<GameKind>,
+    max_turns: Option<u32>,
+    rules: Option<Rules>,
+) -> Result<AnyGame, ExitCode> {
     let bytes = read_stdin().ok_or(ExitCode::from(2))?;
     let text = String::from_utf8_lossy(&bytes);
     let fail = |line: String| print_line(&line, ExitCode::from(1));
     let setup = record::Setup::read(&text).map_err(|e| fail(json::header(&e)))?;
     let mut game = setup
-        .start(kind, max_turns)
+        .start_with_rules(kind, max_turns, rules)
         .map_err(|e| fail(json::header(&e)))?;
     for (index, token) in record::tokens(&text).enumerate() {
         game = game.play_token(token).map_err(|e| {

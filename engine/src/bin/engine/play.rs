@@ -2,6 +2,7 @@
 //! many games). See docs/cli.md.
 
 use engine::ai::{self, AnyTurn, Level, Rng, SearchResult};
+use engine::morris::{Morris, Rules};
 use engine::{AnyGame, GameKind, Illegal, Player};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -130,6 +131,8 @@ impl Tally {
 pub struct Match {
     pub kind: GameKind,
     pub max_turns: u32,
+    /// Morris only.
+    pub rules: Rules,
     pub a: Contender,
     pub b: Contender,
     pub games: u32,
@@ -153,7 +156,12 @@ impl Match {
                 Player::Red
             };
             let mut rng = Rng::new(self.seed ^ (pair as u64).wrapping_mul(0x9e37_79b9));
-            let mut game = AnyGame::new(self.kind, self.max_turns).expect("limit checked");
+            let mut game = match self.kind {
+                GameKind::Morris => AnyGame::Morris(
+                    Morris::with_rules(self.rules, self.max_turns).expect("limit checked"),
+                ),
+                GameKind::Meta => AnyGame::new(self.kind, self.max_turns).expect("limit checked"),
+            };
             let mut record = Vec::new();
             for _ in 0..OPENING_TURNS {
                 if game.is_over() {
@@ -210,9 +218,15 @@ impl Match {
                 record.join(" "),
             )?;
         }
+        // Other rules than the default are named; the default line stays as it was.
+        let rules = if self.kind == GameKind::Morris && !self.rules.is_default() {
+            format!(", rules {}", self.rules.short())
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "A = {}, B = {}: {} games, A +{} ={} -{}",
+            "A = {}, B = {}{rules}: {} games, A +{} ={} -{}",
             self.a, self.b, self.games, tally.wins, tally.draws, tally.losses
         )?;
         writeln!(out, "score {:.1} %", tally.percent())?;
