@@ -186,6 +186,44 @@ fn arbitrary_bytes_never_crash_the_replay() {
 }
 
 #[test]
+fn verify_reports_each_games_rules_and_drawn_colours() {
+    use engine::morris::Rules;
+    use engine::session::{Command, Loopback, Proposal, Seat, Step};
+    use engine::GameKind;
+    let mut net = Loopback::new(GameKind::Morris, 100);
+    let o = net.host().options(100, Rules::GUR9, true, 0);
+    net.exchange(Seat::Host, Command::Options(o));
+    let blue = net.mover().unwrap();
+    net.exchange(blue, Command::Play(Step::Place(0)));
+    let next = net.host().options(40, Rules::LASKER, false, 1);
+    net.exchange(Seat::Host, Command::Propose(Proposal::NewGameWith(next)));
+    net.exchange(Seat::Guest, Command::Reply { accept: true });
+    let o = engine(&["verify"], net.guest().export().as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let story: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let games = &story["room"]["games"];
+    let host_blue = net.host().room().games()[0].host == engine::Player::Blue;
+    assert_eq!(games[0]["host"], if host_blue { 0 } else { 1 });
+    assert_eq!(games[0]["colours"], "lot");
+    assert_eq!(
+        games[0]["rules"],
+        "pieces=9,diagonals=0,flying=1,lasker=0,quiet=50"
+    );
+    assert_eq!(games[0]["result"], "replaced");
+    // Alternating colours again (game 1: the host is Red), Lasker, and the final state says so.
+    assert_eq!(games[1].get("colours"), None);
+    assert_eq!(games[1]["host"], 1);
+    assert_eq!(
+        games[1]["rules"],
+        "pieces=10,diagonals=0,flying=1,lasker=1,quiet=0"
+    );
+    assert_eq!(
+        story["rules"],
+        "pieces=10,diagonals=0,flying=1,lasker=1,quiet=0"
+    );
+}
+
+#[test]
 fn verify_checks_an_exported_transcript() {
     use engine::session::{Command, Loopback, Step};
     use engine::GameKind;

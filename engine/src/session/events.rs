@@ -30,6 +30,9 @@ pub enum Command {
         /// 1–500.
         max_turns: u16,
     },
+    /// Host, before the first move of the first game: set the room's options (build them with
+    /// [`Session::options`](super::Session::options)).
+    Options(super::wire::Options),
     /// Leave the room.
     Leave,
     /// Ask the present player for the seat that is away, giving up ours, which another key

@@ -55,6 +55,7 @@ mod events;
 mod fold;
 mod invite;
 mod loopback;
+pub mod lot;
 pub mod room;
 mod save;
 mod seat;
@@ -69,7 +70,10 @@ pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
 pub use save::{RestoreError, Saved};
 pub use seat::Knock;
-pub use wire::{Body, DecodeError, Digest32, Entry, Message, Proposal, RoomId, Rules, Seat, Step};
+pub use wire::{
+    Body, Colours, DecodeError, Digest32, Entry, Message, Options, Proposal, RoomId, Rules, Seat,
+    Step,
+};
 
 use crate::{AnyGame, Player};
 use chains::Chains;
@@ -279,7 +283,70 @@ impl Session {
             && self.standing == Standing::Seated
             && self.presence == Presence::Here
             && self.room().in_progress()
+            && !self.room().draw_pending()
             && self.game().is_some_and(|g| g.to_move() == self.player())
+    }
+
+    /// Options for the games from `game` on (the room's next game for a new game's proposal,
+    /// 0 before the first move): by lot, a commitment of this host's own chain of values from
+    /// that game — or the room's current chain, kept when it already draws by lot.
+    pub fn options(
+        &self,
+        max_turns: u16,
+        rules: crate::morris::Rules,
+        lot: bool,
+        game: u32,
+    ) -> Options {
+        let colours = match self.room().colours {
+            _ if !lot => Colours::Alternate,
+            c @ Colours::Lot { .. } => c,
+            Colours::Alternate => Colours::Lot {
+                commit: lot::commit(&self.seed, &self.invite.room.0, game),
+                from: game,
+            },
+        };
+        Options {
+            max_turns,
+            rules,
+            colours,
+        }
+    }
+
+    /// The entry the colours' draw of the current game waits from us, if any: the guest's
+    /// value, then the host's reveal. A session writes it by itself ([`Session::act`],
+    /// [`Session::receive`], [`Session::tick`]).
+    fn draw_step(&self) -> Option<Body> {
+        let room = self.room();
+        let draw = room.draw.filter(|d| d.host.is_none())?;
+        if self.suspended() || self.standing != Standing::Seated || room.ending.is_some() {
+            return None;
+        }
+        let game = room.game_number;
+        match (self.seat, draw.guess) {
+            (Seat::Guest, None) => Some(Body::LotGuess {
+                game,
+                value: lot::guest_value(&self.seed, &self.invite.room.0, game),
+            }),
+            (Seat::Host, Some(_)) => {
+                let Colours::Lot { from, .. } = room.colours else {
+                    return None;
+                };
+                let value = lot::host_value(&self.seed, &self.invite.room.0, from, game)?;
+                Some(Body::LotReveal { game, value })
+            }
+            _ => None,
+        }
+    }
+
+    /// Writes the draw's step that waits from us, if any.
+    fn draw_duty(&mut self, now: u64) -> Vec<Effect> {
+        match self.draw_step() {
+            Some(body) => {
+                let e = self.entry(body, now);
+                self.append(e, now).unwrap_or_default()
+            }
+            None => Vec::new(),
+        }
     }
 
     /// Where the other seat is.
@@ -299,6 +366,27 @@ impl Session {
             .absent_since(me, self.chains.len(me), self.chains.len(other))
             .map_or(0, |t| t + room::CLAIM_MS);
         Some((since + self.config.reservation_ms).max(floor))
+    }
+
+    /// As the guest, when the host owes the reveal of the current game's draw: from then on
+    /// (the seat's time after our value, by our clock) a host that stays silent has abandoned
+    /// the game, and we may claim it. Never before the room lets a claim stand.
+    pub fn reveal_due(&self) -> Option<u64> {
+        let draw = self.room().draw.filter(|d| d.host.is_none())?;
+        let (_, guessed) = draw.guess.filter(|_| self.seat == Seat::Guest)?;
+        let (me, other) = (self.seat, self.seat.other());
+        let floor = self
+            .chains
+            .absent_since(me, self.chains.len(me), self.chains.len(other))
+            .map_or(0, |t| t + room::CLAIM_MS);
+        Some((guessed + self.config.reservation_ms).max(floor))
+    }
+
+    /// True when we may claim the current game now: the other seat stayed away past its
+    /// reservation, or, as the guest, the host never revealed its draw ([`Session::reveal_due`]).
+    pub fn can_claim(&self, now: u64) -> bool {
+        self.reserved_until().is_some_and(|t| now >= t)
+            || self.reveal_due().is_some_and(|t| now >= t)
     }
 
     /// Our open proposal with its deadline, and the other side's with ours to answer it.
@@ -486,7 +574,11 @@ impl Session {
         }
         let e = self.entry(body, now);
         match self.append(e, now) {
-            Ok(out) => Ok(expired.into_iter().chain(out).collect()),
+            Ok(out) => Ok(expired
+                .into_iter()
+                .chain(out)
+                .chain(self.draw_duty(now))
+                .collect()),
             Err(why) => {
                 if !expired.is_empty() {
                     // Neither kept nor sent yet: the timer writes it again.
@@ -528,12 +620,13 @@ impl Session {
             },
             Command::Resign => Body::Resign,
             Command::ClaimWin => {
-                if self.reserved_until().is_none_or(|t| now < t) {
+                if !self.can_claim(now) {
                     return Err(CommandError::TooEarly);
                 }
                 Body::ClaimWin
             }
             Command::Settings { max_turns } => Body::Settings { max_turns },
+            Command::Options(o) => Body::Options(o),
             Command::Leave => Body::Leave,
             Command::Knock | Command::Handover { .. } => unreachable!("handled by act"),
         })
@@ -619,6 +712,9 @@ impl Session {
         if let Some(until) = self.reserved_until() {
             t.push(until);
         }
+        if let Some(due) = self.reveal_due() {
+            t.push(due);
+        }
         if self.peer.challenge.is_some() && !self.peer.proved && !self.peer.stranger {
             t.push(self.peer.since + self.config.silence_ms);
         }
@@ -692,6 +788,7 @@ impl Session {
             out.push(self.send_heads(now));
         }
         out.extend(self.expire(now));
+        out.extend(self.draw_duty(now));
         out
     }
 

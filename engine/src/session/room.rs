@@ -2,8 +2,11 @@
 //! before it. Both peers fold the same entries in the same order and so reach the same state; an
 //! entry that is not allowed where it stands is void and changes nothing.
 
-use super::wire::{Body, Entry, Proposal, Rules, Seat, Step, PROTOCOL_VERSION};
-use crate::morris::check_max_turns;
+use super::lot;
+use super::wire::{
+    Body, Colours, Entry, Options, Proposal, Rules, Seat, Step, OLDEST_PROTOCOL, PROTOCOL_VERSION,
+};
+use crate::morris::{self, check_max_turns};
 use crate::table::{AnyTurn, Table};
 use crate::{AnyGame, Illegal, Player, Reason};
 use std::fmt;
@@ -52,6 +55,12 @@ pub enum Void {
     /// A claim while the other seat had not seen an entry of the sender's that crossed its
     /// acceptance: it may not know its acceptance counts for nothing, nor that the game goes on.
     Unseen,
+    /// A move while the colours of the game are still being drawn.
+    DrawPending,
+    /// A draw entry where no draw awaits it (colours not by lot, or that step already taken).
+    NoDraw,
+    /// A host's value that does not hash back to its commitment.
+    BadReveal,
 }
 
 impl fmt::Display for Void {
@@ -80,6 +89,9 @@ impl fmt::Display for Void {
             Void::Unseen => f.write_str(
                 "a claim before the other player saw the entry that crossed its acceptance",
             ),
+            Void::DrawPending => f.write_str("a move before the colours were drawn"),
+            Void::NoDraw => f.write_str("no draw awaits this entry"),
+            Void::BadReveal => f.write_str("a drawn value that does not match the commitment"),
         }
     }
 }
@@ -116,6 +128,15 @@ pub enum RoomEvent {
     Settings {
         /// The new limit.
         max_turns: u16,
+    },
+    /// The host set the room's options before the first move (version 3).
+    Options(Options),
+    /// The guest gave its value for the colours' draw.
+    Guessed,
+    /// The colours of the current game were drawn.
+    Drawn {
+        /// The host's colour (the guest has the other).
+        host: Player,
     },
     /// A step was played.
     Played {
@@ -226,9 +247,28 @@ pub const MAX_COOLDOWN_MS: u64 = 300_000;
 fn kind_index(p: Proposal) -> usize {
     match p {
         Proposal::Undo => 0,
-        Proposal::NewGame { .. } => 1,
+        Proposal::NewGame { .. } | Proposal::NewGameWith(_) => 1,
         Proposal::Draw => 2,
     }
+}
+
+/// The colours' draw of the current game, when they are drawn by lot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// The guest's value and the time of its entry (by the guest's clock).
+    pub guess: Option<([u8; 32], u64)>,
+    /// The host's colour, once drawn.
+    pub host: Option<Player>,
+}
+
+/// Where the host's chain of values stands: the value for game `next + n − 1` hashes `n` times
+/// to `anchor` (the commitment, then each revealed value in turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Anchor {
+    value: [u8; 32],
+    next: u32,
+    /// The chain's end: it draws for no game from this one on.
+    end: u32,
 }
 
 /// The shared state of a room: the current game with its history, the rematch count, open
@@ -255,6 +295,18 @@ pub struct Room {
     pub incompatible: Option<Void>,
     /// The room's earlier games, each as it stood when a new game replaced it.
     history: Vec<GameSummary>,
+    /// The protocol of each seat's `Hello` (0 before it): the host's is the room's.
+    pub protocol: [u16; 2],
+    /// The Morris rule set of the current game (version 3's options; the default before).
+    pub morris_rules: morris::Rules,
+    /// How colours are decided from the current game on.
+    pub colours: Colours,
+    /// The host's colour in the current game (once drawn, when by lot).
+    host_player: Player,
+    /// The current game's draw, when its colours are drawn by lot.
+    pub draw: Option<Draw>,
+    /// The host's chain of values for the draws.
+    anchor: Option<Anchor>,
 }
 
 /// One game of a room, as `engine verify` tells it.
@@ -264,6 +316,10 @@ pub struct GameSummary {
     pub number: u32,
     /// The host's colour in it (the guest has the other).
     pub host: Player,
+    /// The Morris rules it was played under (`None` for Ultimate tic-tac-toe).
+    pub rules: Option<morris::Rules>,
+    /// Its colours were drawn by lot.
+    pub drawn: bool,
     /// How it ended: the winner (`None` for a draw) and how; `None` while it goes on, or for a
     /// game replaced by a new one before it ended.
     pub result: Option<(Option<Player>, Finish)>,
@@ -285,17 +341,53 @@ impl Room {
             left: [false; 2],
             incompatible: None,
             history: Vec::new(),
+            protocol: [0; 2],
+            morris_rules: morris::Rules::NINE,
+            colours: Colours::Alternate,
+            host_player: Player::Blue,
+            draw: None,
+            anchor: None,
         }
     }
 
-    /// The player (colour) of a seat in the current game: the host is Blue in the first game,
-    /// then the first player alternates with each accepted new game.
+    /// The player (colour) of a seat in the current game: with alternating colours the host
+    /// is Blue in the first game, then the first player alternates with each accepted new
+    /// game; by lot, the draw decides (until it has, as if alternating: no move counts).
     pub fn player_of(&self, seat: Seat) -> Player {
-        if (self.game_number % 2 == 0) == (seat == Seat::Host) {
+        match seat {
+            Seat::Host => self.host_player,
+            Seat::Guest => self.host_player.opponent(),
+        }
+    }
+
+    /// True while the current game's colours are being drawn: no move counts yet.
+    pub fn draw_pending(&self) -> bool {
+        self.draw.is_some_and(|d| d.host.is_none())
+    }
+
+    /// The room's options now (the defaults in a version 2 room).
+    pub fn options(&self) -> Options {
+        Options {
+            max_turns: self.rules.map_or(0, |r| r.max_turns),
+            rules: self.morris_rules,
+            colours: self.colours,
+        }
+    }
+
+    /// Starts the current game: a fresh table under the room's rules, and its colours.
+    fn start_game(&mut self, rules: Rules) {
+        self.table = Some(Table::new(new_game(rules, self.morris_rules)));
+        self.host_player = if self.game_number % 2 == 0 {
             Player::Blue
         } else {
             Player::Red
-        }
+        };
+        let drawn = matches!(self.colours, Colours::Lot { .. })
+            && self.anchor.is_some_and(|a| self.game_number < a.end);
+        self.draw = drawn.then_some(Draw {
+            guess: None,
+            host: None,
+        });
     }
 
     /// The seat playing a colour in the current game.
@@ -357,12 +449,23 @@ impl Room {
         if self.table.is_none() {
             return Err(Void::NoGame);
         }
+        let v3 = self.protocol[Seat::Host.index()] >= 3;
         match &e.body {
             Body::Hello { .. } => unreachable!("handled above"),
             Body::Settings { max_turns } => self.settings(seat, *max_turns, out),
+            Body::Options(_) | Body::LotGuess { .. } | Body::LotReveal { .. } if !v3 => {
+                Err(Void::Version)
+            }
+            Body::Propose(Proposal::NewGameWith(_)) if !v3 => Err(Void::Version),
+            Body::Options(o) => self.set_options(seat, *o, out),
+            Body::LotGuess { game, value } => self.guess(seat, *game, *value, e.header.time, out),
+            Body::LotReveal { game, value } => self.reveal(seat, *game, *value, out),
             Body::Play { game, step } => {
                 if *game != self.game_number {
                     return Err(Void::StaleGame);
+                }
+                if self.draw_pending() {
+                    return Err(Void::DrawPending);
                 }
                 self.play(seat, *step, out)
             }
@@ -407,7 +510,15 @@ impl Room {
         rules: Rules,
         out: &mut Vec<RoomEvent>,
     ) -> Result<(), Void> {
-        if protocol != PROTOCOL_VERSION {
+        // A version 3 host needs a guest that reads version 3; a version 2 room (an older
+        // transcript) takes either guest, and plays the defaults.
+        let host = self.protocol[Seat::Host.index()];
+        let guest = self.protocol[Seat::Guest.index()];
+        let fits = match seat {
+            Seat::Host => guest == 0 || guest >= protocol,
+            Seat::Guest => host == 0 || protocol >= host,
+        };
+        if !(OLDEST_PROTOCOL..=PROTOCOL_VERSION).contains(&protocol) || !fits {
             self.incompatible = Some(Void::Version);
             return Err(Void::Version);
         }
@@ -416,8 +527,8 @@ impl Room {
         }
         match seat {
             Seat::Host => {
-                self.table = Some(Table::new(new_game(rules)));
                 self.rules = Some(rules);
+                self.start_game(rules);
             }
             Seat::Guest => {
                 if self.rules.is_some_and(|r| r.morris != rules.morris) {
@@ -427,7 +538,132 @@ impl Room {
             }
         }
         self.hello[seat.index()] = true;
+        self.protocol[seat.index()] = protocol;
         out.push(RoomEvent::Joined(seat));
+        Ok(())
+    }
+
+    /// Checks options the host proposes for game `game`: a limit in range for Morris, the
+    /// default rules for Ultimate tic-tac-toe, and a draw by lot either the room's current
+    /// chain or a new one that starts with that game.
+    fn check_options(&self, o: Options, game: u32) -> Result<(), Void> {
+        let rules = self.rules.ok_or(Void::NoGame)?;
+        let fits = if rules.morris {
+            check_max_turns(o.max_turns as u32).is_ok()
+        } else {
+            o.max_turns == 0 && o.rules == morris::Rules::NINE
+        };
+        let chain = match o.colours {
+            Colours::Alternate => true,
+            Colours::Lot { from, .. } => from == game || o.colours == self.colours,
+        };
+        if fits && chain {
+            Ok(())
+        } else {
+            Err(Void::BadRules)
+        }
+    }
+
+    /// Takes options on: the limit, the rules and the colours of the games from now on.
+    fn take_options(&mut self, o: Options) -> Rules {
+        let rules = Rules {
+            max_turns: o.max_turns,
+            ..self.rules.unwrap_or(Rules::new(crate::GameKind::Meta, 0))
+        };
+        self.rules = Some(rules);
+        self.morris_rules = o.rules;
+        if o.colours != self.colours {
+            self.anchor = match o.colours {
+                Colours::Lot { commit, from } => Some(Anchor {
+                    value: commit.0,
+                    next: from,
+                    end: from.saturating_add(lot::LOT_GAMES),
+                }),
+                Colours::Alternate => None,
+            };
+        }
+        self.colours = o.colours;
+        rules
+    }
+
+    fn set_options(
+        &mut self,
+        seat: Seat,
+        o: Options,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
+        if seat != Seat::Host {
+            return Err(Void::NotHost);
+        }
+        self.check_options(o, 0)?;
+        let untouched = self.table.as_ref().is_none_or(Table::is_untouched);
+        let drawing = self.draw.is_some_and(|d| d.guess.is_some());
+        if self.game_number != 0 || !untouched || self.ending.is_some() || drawing {
+            return Err(Void::TooLate);
+        }
+        let rules = self.take_options(o);
+        self.start_game(rules);
+        out.push(RoomEvent::Options(o));
+        Ok(())
+    }
+
+    fn guess(
+        &mut self,
+        seat: Seat,
+        game: u32,
+        value: [u8; 32],
+        time: u64,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
+        if game != self.game_number {
+            return Err(Void::StaleGame);
+        }
+        match self.draw.as_mut() {
+            Some(d) if seat == Seat::Guest && d.guess.is_none() && self.ending.is_none() => {
+                d.guess = Some((value, time));
+                out.push(RoomEvent::Guessed);
+                Ok(())
+            }
+            _ => Err(Void::NoDraw),
+        }
+    }
+
+    fn reveal(
+        &mut self,
+        seat: Seat,
+        game: u32,
+        value: [u8; 32],
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
+        if game != self.game_number {
+            return Err(Void::StaleGame);
+        }
+        let (Some(d), Some(a)) = (self.draw, self.anchor) else {
+            return Err(Void::NoDraw);
+        };
+        let Some((guess, _)) = d.guess.filter(|_| seat == Seat::Host && d.host.is_none()) else {
+            return Err(Void::NoDraw);
+        };
+        let steps = game.checked_sub(a.next).map_or(0, |n| n.saturating_add(1));
+        if !lot::reaches(&value, steps, &a.value) {
+            return Err(Void::BadReveal);
+        }
+        let host = if lot::host_blue(&value, &guess) {
+            Player::Blue
+        } else {
+            Player::Red
+        };
+        self.host_player = host;
+        self.draw = Some(Draw {
+            host: Some(host),
+            ..d
+        });
+        self.anchor = Some(Anchor {
+            value,
+            next: game + 1,
+            ..a
+        });
+        out.push(RoomEvent::Drawn { host });
         Ok(())
     }
 
@@ -450,7 +686,7 @@ impl Room {
         }
         let rules = Rules { max_turns, ..rules };
         self.rules = Some(rules);
-        self.table = Some(Table::new(new_game(rules)));
+        self.table = Some(Table::new(new_game(rules, self.morris_rules)));
         out.push(RoomEvent::Settings { max_turns });
         Ok(())
     }
@@ -505,6 +741,12 @@ impl Room {
                 if !self.rules.is_some_and(|r| r.morris) || check_max_turns(m as u32).is_err() {
                     return Err(Void::BadRules);
                 }
+            }
+            Proposal::NewGameWith(o) => {
+                if seat != Seat::Host {
+                    return Err(Void::NotHost);
+                }
+                self.check_options(o, self.game_number + 1)?;
             }
             _ => {}
         }
@@ -593,15 +835,22 @@ impl Room {
                 self.lapse(out);
                 self.ended(out);
             }
-            Proposal::NewGame { max_turns } => {
-                let mut rules = self.rules.ok_or(Void::NoGame)?;
-                if let Some(m) = max_turns {
-                    rules.max_turns = m;
-                }
-                self.rules = Some(rules);
+            Proposal::NewGame { .. } | Proposal::NewGameWith(_) => {
                 self.history.extend(self.summary());
-                self.table = Some(Table::new(new_game(rules)));
+                let rules = match open.proposal {
+                    Proposal::NewGameWith(o) => self.take_options(o),
+                    Proposal::NewGame { max_turns } => {
+                        let mut rules = self.rules.ok_or(Void::NoGame)?;
+                        if let Some(m) = max_turns {
+                            rules.max_turns = m;
+                        }
+                        self.rules = Some(rules);
+                        rules
+                    }
+                    _ => unreachable!("a new game"),
+                };
                 self.game_number += 1;
+                self.start_game(rules);
                 self.ending = None;
                 self.lapse(out);
                 self.declines = [[(0, 0); 3]; 2];
@@ -661,6 +910,8 @@ impl Room {
         Some(GameSummary {
             number: self.game_number,
             host: self.player_of(Seat::Host),
+            rules: matches!(game, AnyGame::Morris(_)).then_some(self.morris_rules),
+            drawn: self.draw.is_some(),
             result: finish.map(|f| (self.winner(), f)),
             turns: game.turns(),
         })
@@ -683,9 +934,14 @@ impl Default for Room {
     }
 }
 
-fn new_game(rules: Rules) -> AnyGame {
-    AnyGame::new(rules.kind(), rules.max_turns as u32).unwrap_or_else(|_| {
-        AnyGame::new(rules.kind(), crate::morris::DEFAULT_MAX_TURNS as u32)
-            .expect("the default limit is valid")
-    })
+fn new_game(rules: Rules, variant: morris::Rules) -> AnyGame {
+    match rules.kind() {
+        crate::GameKind::Morris => AnyGame::Morris(
+            morris::Morris::with_rules(variant, rules.max_turns as u32).unwrap_or_else(|_| {
+                morris::Morris::with_rules(variant, morris::DEFAULT_MAX_TURNS as u32)
+                    .expect("the default limit is valid")
+            }),
+        ),
+        crate::GameKind::Meta => AnyGame::Meta(crate::meta::Meta::new()),
+    }
 }

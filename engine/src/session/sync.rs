@@ -86,6 +86,7 @@ impl Session {
                     out.extend(events.into_iter().map(Effect::Event));
                     out.extend(self.check_standing(now));
                     out.extend(self.recheck_proof(now));
+                    out.extend(self.draw_duty(now));
                 }
             }
         }

@@ -1549,3 +1549,266 @@ fn the_saved_text_reads_back_and_nothing_else_does() {
         Some(RestoreError::KeysMismatch)
     );
 }
+
+// Version 3: the room's options (Morris rule variants, colours by lot).
+
+fn morris_rules(s: &Session) -> crate::morris::Rules {
+    match s.game() {
+        Some(AnyGame::Morris(m)) => m.rules(),
+        _ => panic!("a Morris game"),
+    }
+}
+
+#[test]
+fn the_hosts_rule_set_is_the_rooms_and_verify_reports_it() {
+    use crate::morris::Rules as MorrisRules;
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    let o = p.host().options(80, MorrisRules::LASKER, false, 0);
+    assert_eq!(
+        p.act(Seat::Guest, Command::Options(o)),
+        Err(CommandError::Refused(Void::NotHost))
+    );
+    let bad = Options { max_turns: 0, ..o };
+    assert_eq!(
+        p.act(Seat::Host, Command::Options(bad)),
+        Err(CommandError::Refused(Void::BadRules))
+    );
+    p.exchange(Seat::Host, Command::Options(o));
+    for s in [p.host(), p.guest()] {
+        assert_eq!(morris_rules(s), MorrisRules::LASKER);
+        assert_eq!(s.room().options(), o);
+        match s.game() {
+            Some(AnyGame::Morris(m)) => {
+                assert_eq!((m.max_turns(), m.reserve(Player::Blue)), (80, 10))
+            }
+            _ => unreachable!(),
+        }
+    }
+    // A Lasker slide while both reserves last: a7, g7, then a7-d7.
+    p.exchange(Seat::Host, Command::Play(Step::Place(0)));
+    p.exchange(Seat::Guest, Command::Play(Step::Place(2)));
+    p.exchange(Seat::Host, Command::Play(Step::Move(0, 1)));
+    assert_eq!(p.guest().game().unwrap().turns(), 3);
+    assert_eq!(
+        p.act(Seat::Host, Command::Options(o)),
+        Err(CommandError::Refused(Void::TooLate))
+    );
+    // A new game with other rules, proposed by the host; the guest cannot propose rules.
+    let twelve = p.host().options(60, MorrisRules::TWELVE, false, 1);
+    assert_eq!(
+        p.act(Seat::Guest, Command::Propose(Proposal::NewGameWith(twelve))),
+        Err(CommandError::Refused(Void::NotHost))
+    );
+    p.exchange(Seat::Host, Command::Propose(Proposal::NewGameWith(twelve)));
+    p.exchange(Seat::Guest, Command::Reply { accept: true });
+    assert!(p.in_sync());
+    assert_eq!(morris_rules(p.guest()), MorrisRules::TWELVE);
+    play_some(&mut p, 9);
+    let v = transcript::verify(&p.guest().export()).unwrap();
+    let games = v.room.games();
+    assert_eq!(
+        games.iter().map(|g| g.rules).collect::<Vec<_>>(),
+        [Some(MorrisRules::LASKER), Some(MorrisRules::TWELVE)]
+    );
+    assert_eq!(v.room, *p.guest().room());
+}
+
+#[test]
+fn ultimate_tic_tac_toe_takes_colours_by_lot_but_no_morris_rules() {
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    let lasker = p.host().options(0, crate::morris::Rules::LASKER, false, 0);
+    assert_eq!(
+        p.act(Seat::Host, Command::Options(lasker)),
+        Err(CommandError::Refused(Void::BadRules))
+    );
+    let o = p.host().options(0, crate::morris::Rules::NINE, true, 0);
+    p.exchange(Seat::Host, Command::Options(o));
+    assert!(p.in_sync());
+    assert!(p.host().room().draw.unwrap().host.is_some());
+}
+
+#[test]
+fn colours_by_lot_are_drawn_by_both_sessions_before_any_move_and_verified() {
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    let o = p.host().options(0, crate::morris::Rules::NINE, true, 0);
+    assert!(matches!(o.colours, Colours::Lot { from: 0, .. }));
+    p.exchange(Seat::Host, Command::Options(o));
+    let mut host_colours = [0; 2];
+    for game in 0..16 {
+        // The guest's value and the host's reveal went by themselves.
+        assert!(p.in_sync());
+        let room = p.host().room();
+        assert_eq!(room.game_number, game);
+        let host = room.draw.unwrap().host.expect("drawn");
+        assert_eq!(
+            (p.host().player(), p.guest().player()),
+            (host, host.opponent())
+        );
+        host_colours[host.index()] += 1;
+        let blue = room.seat_of(Player::Blue);
+        assert!(p.side(blue).my_turn() && !p.side(blue.other()).my_turn());
+        p.exchange(blue, Command::Play(Step::Cell(40)));
+        // Either seat proposes the next game (the guest's plain proposal keeps the lot).
+        let proposer = if game % 2 == 0 {
+            Seat::Guest
+        } else {
+            Seat::Host
+        };
+        p.exchange(
+            proposer,
+            Command::Propose(Proposal::NewGame { max_turns: None }),
+        );
+        p.exchange(proposer.other(), Command::Reply { accept: true });
+    }
+    assert!(
+        host_colours[0] > 0 && host_colours[1] > 0,
+        "{host_colours:?}"
+    );
+    // `engine verify` recomputes every draw from the signed values.
+    let v = transcript::verify(&p.host().export()).unwrap();
+    assert_eq!(v.room.games(), p.host().room().games());
+    assert!(v.room.games().iter().all(|g| g.drawn));
+    assert!(v.faults.is_empty());
+}
+
+#[test]
+fn a_move_before_the_draw_and_a_false_reveal_are_void_and_a_silent_host_can_be_claimed() {
+    let mut p = Loopback::new(GameKind::Meta, 0);
+    // The host stops right after choosing the option: its reveal never comes.
+    let o = p.host().options(0, crate::morris::Rules::NINE, true, 0);
+    p.act(Seat::Host, Command::Options(o)).unwrap();
+    p.freeze(Seat::Host);
+    p.settle();
+    let guest = p.guest();
+    let draw = guest.room().draw.unwrap();
+    let (_, guessed) = draw.guess.expect("the guest wrote its value");
+    assert_eq!(draw.host, None);
+    assert!(guest.room().draw_pending() && !guest.my_turn());
+    assert_eq!(
+        guest.reveal_due(),
+        Some(guessed + Config::default().reservation_ms)
+    );
+    // Forged by the host's own key: a move before the draw, a reveal that is not its value.
+    let first = forged(&p, HOST_SEED, Seat::Host, play(Step::Cell(40)));
+    p.deliver_entries(Seat::Guest, vec![first]);
+    let wrong = forged(
+        &p,
+        HOST_SEED,
+        Seat::Host,
+        Body::LotReveal {
+            game: 0,
+            value: [7; 32],
+        },
+    );
+    p.deliver_entries(Seat::Guest, vec![wrong]);
+    let voids: Vec<Void> = p
+        .events()
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Event::Void { why, .. } => Some(*why),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(voids, [Void::DrawPending, Void::BadReveal]);
+    assert!(p.guest().room().draw_pending());
+    // The seat's time after its value: the guest may claim the game.
+    assert_eq!(
+        p.act(Seat::Guest, Command::ClaimWin),
+        Err(CommandError::TooEarly)
+    );
+    p.set_now(guessed + Config::default().reservation_ms);
+    assert!(p.guest().can_claim(p.now()));
+    p.act(Seat::Guest, Command::ClaimWin).unwrap();
+    assert_eq!(p.guest().room().ending, Some(Ending::Claimed(Seat::Guest)));
+    let v = transcript::verify(&p.guest().export()).unwrap();
+    assert_eq!(v.room.ending, Some(Ending::Claimed(Seat::Guest)));
+}
+
+/// A session that holds no entry yet, only to sign the next ones (`signed_next`).
+fn empty_holder(invite: &Invite) -> Session {
+    let mut holder = Session::guest(invite.clone(), GUEST_SEED, Config::default(), 0);
+    let host = VerifyingKey::from_bytes(&public_key(HOST_SEED)).unwrap();
+    holder.chains = Chains::new(invite.room, Some(host), Some(invite.secret));
+    holder
+}
+
+/// A transcript of protocol version 2 (no options): both `Hello`s say 2.
+fn version_two_room(kind: GameKind) -> (Invite, Vec<Entry>) {
+    let invite = Invite::new(kind, 100, [5; 16], HOST_SEED, [6; 16]);
+    let hello = |seed: [u8; 32]| {
+        let key = public_key(seed);
+        Body::Hello {
+            protocol: 2,
+            rules: invite.rules,
+            key,
+            proof: wire::join_proof(invite.room, &invite.secret, &key),
+        }
+    };
+    let mut holder = empty_holder(&invite);
+    let mut entries = Vec::new();
+    for (seed, seat, body) in [
+        (HOST_SEED, Seat::Host, hello(HOST_SEED)),
+        (GUEST_SEED, Seat::Guest, hello(GUEST_SEED)),
+        (HOST_SEED, Seat::Host, play(Step::Place(0))),
+        (GUEST_SEED, Seat::Guest, play(Step::Place(1))),
+    ] {
+        let body = match (kind, body) {
+            (GameKind::Meta, Body::Play { .. }) if seat == Seat::Host => play(Step::Cell(40)),
+            (GameKind::Meta, Body::Play { .. }) => play(Step::Cell(36)),
+            (_, b) => b,
+        };
+        let e = signed_next(&holder, 1, seed, seat, body);
+        assert_eq!(holder.chains.add(e.clone()), Ok(Added::New), "{e:?}");
+        entries.push(e);
+    }
+    (invite, entries)
+}
+
+#[test]
+fn a_version_two_transcript_verifies_as_the_default_rules_with_alternating_colours() {
+    for kind in [GameKind::Morris, GameKind::Meta] {
+        let (invite, entries) = version_two_room(kind);
+        let v = transcript::verify(&transcript::export(&invite, &entries)).unwrap();
+        assert!(v.faults.is_empty() && v.void.is_empty(), "{kind:?}");
+        let games = v.room.games();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].turns, 2);
+        assert_eq!(games[0].host, Player::Blue);
+        assert!(!games[0].drawn);
+        let expected = (kind == GameKind::Morris).then_some(crate::morris::Rules::NINE);
+        assert_eq!(games[0].rules, expected);
+        assert_eq!(v.room.protocol, [2, 2]);
+    }
+}
+
+#[test]
+fn a_version_two_room_takes_no_options_and_a_version_two_guest_no_version_three_host() {
+    let (_, entries) = version_two_room(GameKind::Morris);
+    let mut room = Room::new();
+    room.apply(&entries[0]).unwrap();
+    room.apply(&entries[1]).unwrap();
+    let holder = {
+        let (invite, _) = version_two_room(GameKind::Morris);
+        let mut s = empty_holder(&invite);
+        for e in &entries[..2] {
+            s.chains.add(e.clone()).unwrap();
+        }
+        s
+    };
+    let o = Options {
+        max_turns: 100,
+        rules: crate::morris::Rules::LASKER,
+        colours: Colours::Alternate,
+    };
+    let options = signed_next(&holder, 2, HOST_SEED, Seat::Host, Body::Options(o));
+    assert_eq!(room.apply(&options), Err(Void::Version));
+    // A version 3 host, then a version 2 guest: the room cannot be shared.
+    let mut room = Room::new();
+    let mut host_hello = entries[0].clone();
+    if let Body::Hello { protocol, .. } = &mut host_hello.body {
+        *protocol = 3;
+    }
+    room.apply(&host_hello).unwrap();
+    assert_eq!(room.apply(&entries[1]), Err(Void::Version));
+    assert_eq!(room.incompatible, Some(Void::Version));
+}

@@ -8,11 +8,16 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 
-/// Version of this protocol, carried by every `Hello`: a peer or a transcript of another
-/// version is refused (`Void::Version`). 2: the fold order that lets no « seen » declaration
-/// override the other side, answers bound to their offer's minute, dated claims, and the seat
-/// hand-over entries (docs/protocol.md); a version 1 room folded differently.
-pub const PROTOCOL_VERSION: u16 = 2;
+/// Version of this protocol, carried by every `Hello`: a peer of another version is refused
+/// (`Void::Version`). 2: the fold order that lets no « seen » declaration override the other
+/// side, answers bound to their offer's minute, dated claims, and the seat hand-over entries
+/// (docs/protocol.md); a version 1 room folded differently. 3: the room's options (Morris rule
+/// variants, colours by lot: [`Body::Options`], [`Proposal::NewGameWith`], the draw's entries),
+/// which a version 2 peer could not read.
+pub const PROTOCOL_VERSION: u16 = 3;
+/// The oldest version still read: a version 2 room (every transcript exported before version
+/// 3) plays the default rules with alternating colours, and folds exactly as it did.
+pub const OLDEST_PROTOCOL: u16 = 2;
 /// Largest wire message accepted, checked before decoding starts.
 pub const MAX_MESSAGE: usize = 16 * 1024;
 /// Entries per `Entries` message at most (a sync sends several messages).
@@ -105,6 +110,35 @@ impl Rules {
     }
 }
 
+/// How the colours of each game are decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Colours {
+    /// The host is Blue in the room's first game, then the first player alternates with each
+    /// new game (game numbers: host Blue in the even ones).
+    #[default]
+    Alternate,
+    /// Drawn by lot at the start of each game ([`super::lot`]): the host's commitment to its
+    /// values for the games `from` to `from + LOT_GAMES − 1`.
+    Lot {
+        /// The end of the host's hash chain.
+        commit: Digest32,
+        /// The first game it draws for.
+        from: u32,
+    },
+}
+
+/// Everything the host chooses for a room's games, as version 3 writes it: the Morris turn
+/// limit and rule set, and how colours are decided. A version 2 room has the defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Options {
+    /// The Morris turn limit, 1–500 (0 for Ultimate tic-tac-toe).
+    pub max_turns: u16,
+    /// The Morris rule set (the default one for Ultimate tic-tac-toe).
+    pub rules: crate::morris::Rules,
+    /// How colours are decided.
+    pub colours: Colours,
+}
+
 /// What a proposal asks for; the other seat accepts or declines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Proposal {
@@ -117,6 +151,8 @@ pub enum Proposal {
     },
     /// End the game in a draw.
     Draw,
+    /// Host only (version 3): start a new game with these options.
+    NewGameWith(Options),
 }
 
 /// The content of a transcript entry.
@@ -183,6 +219,23 @@ pub enum Body {
         key: [u8; 32],
         /// The new device's proof that it knows the room secret: `join_proof(room, secret, key)`.
         proof: [u8; 32],
+    },
+    // Version 3, appended so that every version 2 entry keeps its encoding.
+    /// Host only, before the first move of the first game: the room's options.
+    Options(Options),
+    /// Guest only, at the start of a game whose colours are drawn by lot: its value.
+    LotGuess {
+        /// The room's game number.
+        game: u32,
+        /// Its value (any 32 bytes).
+        value: [u8; 32],
+    },
+    /// Host only, after the guest's value: its own, which decides the colours.
+    LotReveal {
+        /// The room's game number.
+        game: u32,
+        /// The value of its chain for that game ([`super::lot::host_value`]).
+        value: [u8; 32],
     },
 }
 

@@ -86,6 +86,12 @@ struct GameLine {
     /// The host's and the guest's colours (0 Blue, 1 Red).
     host: usize,
     guest: usize,
+    /// `"lot"` when the colours were drawn by lot (absent when they alternate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    colours: Option<&'static str>,
+    /// The Morris rules' canonical form, when not the default ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<String>,
     /// `playing`, `won`, `draw`, or `replaced` (a new game began before it ended).
     result: &'static str,
     winner: Option<usize>,
@@ -246,6 +252,8 @@ fn game_line(g: &GameSummary, replaced: bool) -> GameLine {
         number: g.number,
         host: g.host.index(),
         guest: g.host.opponent().index(),
+        colours: g.drawn.then_some("lot"),
+        rules: g.rules.filter(|r| !r.is_default()).map(|r| r.to_string()),
         result,
         winner,
         reason,
