@@ -411,6 +411,9 @@ fn void_reason(v: Void) -> String {
         Void::Crossed => t::void_crossed(),
         Void::TooSoon => t::void_too_soon(),
         Void::Unseen => t::void_unseen(),
+        Void::DrawPending => t::void_draw_pending(),
+        Void::NoDraw => t::void_no_draw(),
+        Void::BadReveal => t::void_bad_reveal(),
     }
     .to_string()
 }

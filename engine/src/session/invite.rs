@@ -44,6 +44,20 @@ pub struct Invite {
     /// back as a fragment. Private, so that it cannot be set apart from its room: read it with
     /// [`Invite::code`].
     pub(super) code: Option<String>,
+    /// What the link says of the room's options (`v=<rules>`, `l=1`), for the guest to see
+    /// before it meets the host: only the host's signed `Options` entry sets them. Not kept in
+    /// a save (the room's entries are).
+    #[serde(skip)]
+    pub preview: Option<Preview>,
+}
+
+/// The options a link announces (see [`Invite::preview`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    /// The Morris rule set.
+    pub rules: crate::morris::Rules,
+    /// Colours drawn by lot.
+    pub lot: bool,
 }
 
 /// The turn limit a guest by code names in its `Hello`: ignored, the host's rules count.
@@ -65,6 +79,7 @@ impl Invite {
             host_key: Some(public_key(host_seed)),
             secret,
             code: None,
+            preview: None,
         }
     }
 
@@ -85,6 +100,7 @@ impl Invite {
             host_key: Some(public_key(host_seed)),
             secret: code::secret(&code),
             code: Some(code),
+            preview: None,
         })
     }
 
@@ -99,16 +115,19 @@ impl Invite {
             host_key: None,
             secret: code::secret(&code),
             code: Some(code),
+            preview: None,
         })
     }
 
     /// The invitation as URL-fragment text: the link
     /// `g=<morris|meta>&t=<limit>&r=<room>&k=<key>&s=<secret>` when the host's key is known,
     /// otherwise the code form `g=<morris|meta>&c=<code>` (an invitation built by hand with
-    /// neither key nor code writes an empty code, which [`Invite::from_fragment`] refuses).
+    /// neither key nor code writes an empty code, which [`Invite::from_fragment`] refuses); then
+    /// the options it announces, when not the defaults: `&v=<rules>` (their short form) and
+    /// `&l=1` (colours by lot).
     pub fn to_fragment(&self) -> String {
         let game = self.rules.kind().as_str();
-        match &self.host_key {
+        let mut text = match &self.host_key {
             Some(key) => format!(
                 "g={game}&t={}&r={}&k={}&s={}",
                 self.rules.max_turns,
@@ -117,7 +136,16 @@ impl Invite {
                 wire::hex(&self.secret)
             ),
             None => format!("g={game}&c={}", self.code.as_deref().unwrap_or("")),
+        };
+        if let Some(p) = self.preview {
+            if !p.rules.is_default() {
+                text.push_str(&format!("&v={}", p.rules.short()));
+            }
+            if p.lot {
+                text.push_str("&l=1");
+            }
         }
+        text
     }
 
     /// Reads an invitation fragment (with or without the leading `#`): the link, or the code
@@ -125,10 +153,10 @@ impl Invite {
     /// [`InviteError::BadCode`]). Anything else is [`InviteError::Malformed`].
     pub fn from_fragment(text: &str) -> Result<Invite, InviteError> {
         let text = text.strip_prefix('#').unwrap_or(text);
-        let mut parts = [None; 6];
+        let mut parts = [None; 8];
         for pair in text.split('&') {
             let (k, v) = pair.split_once('=').ok_or(InviteError::Malformed)?;
-            let slot = ["g", "t", "r", "k", "s", "c"]
+            let slot = ["g", "t", "r", "k", "s", "c", "v", "l"]
                 .iter()
                 .position(|&n| n == k)
                 .ok_or(InviteError::Malformed)?;
@@ -137,9 +165,32 @@ impl Invite {
             }
         }
         let game = |g: &str| GameKind::from_name(g).ok_or(InviteError::Malformed);
-        let (g, t, r, k, s) = match parts {
-            [Some(g), None, None, None, None, Some(c)] => return Invite::from_code(game(g)?, c),
-            [Some(g), Some(t), Some(r), Some(k), Some(s), None] => (g, t, r, k, s),
+        let [g, t, r, k, s, c, v, l] = parts;
+        let preview = match (v, l) {
+            (None, None) => None,
+            (v, l) => {
+                if g.is_some_and(|g| g != "morris") && v.is_some() {
+                    return Err(InviteError::BadRules);
+                }
+                let rules = match v {
+                    Some(v) => v.parse().map_err(|_| InviteError::BadRules)?,
+                    None => crate::morris::Rules::NINE,
+                };
+                let lot = match l {
+                    None => false,
+                    Some("1") => true,
+                    Some(_) => return Err(InviteError::Malformed),
+                };
+                Some(Preview { rules, lot })
+            }
+        };
+        let (g, t, r, k, s) = match (g, t, r, k, s, c) {
+            (Some(g), None, None, None, None, Some(c)) => {
+                let mut invite = Invite::from_code(game(g)?, c)?;
+                invite.preview = preview;
+                return Ok(invite);
+            }
+            (Some(g), Some(t), Some(r), Some(k), Some(s), None) => (g, t, r, k, s),
             _ => return Err(InviteError::Malformed),
         };
         let kind = game(g)?;
@@ -155,6 +206,7 @@ impl Invite {
             host_key: Some(host_key),
             secret: wire::unhex_array(s).ok_or(InviteError::Malformed)?,
             code: None,
+            preview,
         })
     }
 
@@ -210,6 +262,8 @@ pub enum InviteError {
     NotOurs,
     /// A short code that is not 12 characters of Crockford base32.
     BadCode,
+    /// Morris rules that cannot be (`v=`), or rules for the other game.
+    BadRules,
 }
 
 impl fmt::Display for InviteError {
@@ -220,6 +274,7 @@ impl fmt::Display for InviteError {
             InviteError::BadCode => {
                 "invalid code: expected 12 letters and digits (no U), like K7M2-Q9XD-4HPA"
             }
+            InviteError::BadRules => "the link announces rules that cannot be played here",
         })
     }
 }

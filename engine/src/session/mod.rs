@@ -65,7 +65,7 @@ pub mod wire;
 
 pub use chains::Refusal;
 pub use events::{Command, CommandError, Effect, Event, Presence, Standing};
-pub use invite::{Invite, InviteError};
+pub use invite::{Invite, InviteError, Preview};
 pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
 pub use save::{RestoreError, Saved};

@@ -661,8 +661,38 @@ fn invitations_round_trip_and_malformed_ones_are_refused() {
         &text.replace("g=morris", "g=morris&g=meta"),
         &text[..text.len() - 1],
         &text.to_uppercase(),
+        &format!("{text}&l=2"),
+        &format!("{text}&l=1&l=1"),
     ] {
         assert!(Invite::from_fragment(bad).is_err(), "{bad}");
+    }
+    // The options a link announces: read back, and what they must be.
+    let mut announced = inv.clone();
+    announced.preview = Some(Preview {
+        rules: crate::morris::Rules::TWELVE,
+        lot: true,
+    });
+    let text = announced.to_fragment();
+    assert!(text.ends_with("&v=twelve&l=1"), "{text}");
+    assert_eq!(Invite::from_fragment(&text), Ok(announced));
+    let custom = format!("{}&v=lasker,flying=0", inv.to_fragment());
+    let read = Invite::from_fragment(&custom).unwrap().preview.unwrap();
+    assert_eq!(read.rules, "lasker,flying=0".parse().unwrap());
+    assert!(!read.lot);
+    for bad in [
+        format!("{}&v=pieces=13", inv.to_fragment()),
+        format!("{}&v=chess", inv.to_fragment()),
+        format!("{}&v={}", inv.to_fragment(), "x".repeat(5000)),
+        format!(
+            "{}&v=lasker",
+            Invite::new(GameKind::Meta, 0, [3; 16], HOST_SEED, [4; 16]).to_fragment()
+        ),
+    ] {
+        assert_eq!(
+            Invite::from_fragment(&bad),
+            Err(InviteError::BadRules),
+            "{bad:.80}"
+        );
     }
 }
 
@@ -918,6 +948,7 @@ fn without_the_code_a_stranger_takes_neither_seat_of_a_code_room() {
         host_key: Some(public_key(seed)),
         secret: [0; 16],
         code: None,
+        preview: None,
     };
     let fake_host = Session::host(guessed([77; 32]), [77; 32], Config::default(), 0).unwrap();
     let mut guest = Session::guest(guest_invite, GUEST_SEED, Config::default(), 0);

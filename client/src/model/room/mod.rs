@@ -34,7 +34,7 @@ use super::speech::Speech;
 use crate::i18n::{t, Text};
 use client_net::{Driver, Input as Net, Output};
 use engine::session::{
-    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, Session, Void,
+    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, Seat, Session, Void,
 };
 use local::Outcome;
 
@@ -272,6 +272,19 @@ impl<P: Copy + Eq> RoomModel<P> {
                         if seat != me && !self.local.browse.is_live() =>
                     {
                         self.notice = Some(Text::of(t::played_while_browsing));
+                    }
+                    RoomEvent::Drawn { host } => {
+                        let mine = if me == Seat::Host {
+                            host
+                        } else {
+                            host.opponent()
+                        };
+                        let news = match mine {
+                            engine::Player::Blue => Text::of(t::drawn_blue),
+                            engine::Player::Red => Text::of(t::drawn_red),
+                        };
+                        self.speech.say(news.get());
+                        self.notice = Some(news);
                     }
                     RoomEvent::NewGame { .. } => {
                         self.local.browse = Default::default();

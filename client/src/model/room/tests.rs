@@ -6,7 +6,7 @@ use crate::i18n::t;
 use engine::meta::Cell;
 use engine::morris::Point;
 use engine::session::{
-    Config, Effect as SessionEffect, Fault, Invite, Loopback, Seat, Session, Side,
+    Command, Config, Effect as SessionEffect, Fault, Invite, Loopback, Seat, Session, Side,
 };
 use engine::{AnyGame, Direction, GameKind, Player};
 use std::collections::VecDeque;
@@ -102,8 +102,14 @@ fn seat(side: usize) -> Seat {
 
 impl Pair {
     fn new(kind: GameKind) -> Pair {
+        Pair::with_host(kind, |_| {})
+    }
+
+    /// A pair whose host session `setup` prepares first (as the lobby does with the options).
+    fn with_host(kind: GameKind, setup: impl FnOnce(&mut Session)) -> Pair {
         let invite = Invite::new(kind, 100, [1; 16], [2; 32], [3; 16]);
-        let host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+        let mut host = Session::host(invite.clone(), [2; 32], Config::default(), 0).unwrap();
+        setup(&mut host);
         let guest = Session::guest(invite, [4; 32], Config::default(), 0);
         // Both channels open before either side's first message arrives, as with matchbox.
         let net = Loopback::with_sides(Tab::new(host, 0), Tab::new(guest, 0));
@@ -871,4 +877,34 @@ fn a_seat_handed_away_while_its_player_is_here_is_said_on_its_page() {
         [],
         "this tab plays no more"
     );
+}
+
+#[test]
+fn colours_by_lot_are_drawn_and_said_on_both_pages_under_the_hosts_rules() {
+    let pair = Pair::with_host(GameKind::Morris, |host| {
+        let o = host.options(60, engine::morris::Rules::LASKER, true, 0);
+        host.act(Command::Options(o), 0).unwrap();
+    });
+    let p = pair;
+    let host = p.room(0).session().player();
+    for side in [0, 1] {
+        let mine = if side == 0 { host } else { host.opponent() };
+        let v = p.view(side);
+        let expected = match mine {
+            Player::Blue => t::drawn_blue(),
+            Player::Red => t::drawn_red(),
+        };
+        assert_eq!(v.notice.as_deref(), Some(expected), "side {side}");
+        assert_eq!(v.my_turn, mine == Player::Blue, "side {side}");
+        let Some(AnyGame::Morris(m)) = p.room(side).session().game() else {
+            panic!("a Morris game")
+        };
+        assert_eq!(
+            (m.rules(), m.max_turns()),
+            (engine::morris::Rules::LASKER, 60)
+        );
+        if mine == Player::Blue {
+            assert_eq!(v.status, t::mine_place_or_move(t::player_blue()));
+        }
+    }
 }

@@ -7,7 +7,8 @@ use crate::model::text;
 use client_net::{Down, Refusal, Relay};
 use engine::morris::Phase;
 use engine::session::{
-    CommandError, Ending, Presence, Proposal, RoomEvent, Seat, Session, Standing, Void,
+    Colours, CommandError, Ending, Options, Presence, Proposal, RoomEvent, Seat, Session, Standing,
+    Void,
 };
 use engine::{AnyGame, Player};
 
@@ -90,7 +91,21 @@ pub fn proposal_text(p: Proposal) -> String {
         Proposal::Draw => t::ask_draw().to_string(),
         Proposal::NewGame { max_turns: None } => t::ask_new_game().to_string(),
         Proposal::NewGame { max_turns: Some(n) } => t::ask_new_game_limit(&n.to_string()),
+        Proposal::NewGameWith(o) => t::ask_new_game_options(&options_text(o)),
     }
+}
+
+/// A room's options in words: « Classique, 100 tours au plus, couleurs tirées au sort ».
+pub fn options_text(o: Options) -> String {
+    let colours = match o.colours {
+        Colours::Alternate => t::colours_alternate(),
+        Colours::Lot { .. } => t::colours_lot(),
+    };
+    if o.max_turns == 0 {
+        return t::options_meta(colours);
+    }
+    // TODO(rules words): the player-facing name from the local pages' rules words.
+    t::options_morris(&o.rules.short(), &o.max_turns.to_string(), colours)
 }
 
 /// The other side's proposal, as the title of its dialog.
@@ -98,7 +113,7 @@ pub fn their_proposal(p: Proposal) -> String {
     match p {
         Proposal::Undo => t::they_ask_undo().to_string(),
         Proposal::Draw => t::they_ask_draw().to_string(),
-        Proposal::NewGame { .. } => t::they_propose(&proposal_text(p)),
+        Proposal::NewGame { .. } | Proposal::NewGameWith(_) => t::they_propose(&proposal_text(p)),
     }
 }
 
@@ -196,6 +211,9 @@ pub fn status(s: &Session) -> String {
     if !room.hello[Seat::Guest.index()] {
         return t::waiting_guest().to_string();
     }
+    if room.draw_pending() {
+        return t::drawing().to_string();
+    }
     let mover = g.to_move();
     if mover != s.player() {
         return t::their_turn(text::player_name(mover));
@@ -204,6 +222,7 @@ pub fn status(s: &Session) -> String {
     match g {
         AnyGame::Morris(m) => match m.phase() {
             Phase::Capture => t::mine_capture(text::colour(mover.opponent())),
+            _ if m.is_placing() && m.rules().lasker() => t::mine_place_or_move(me),
             _ if m.is_placing() => t::mine_place(me),
             _ => t::mine_move(me),
         },

@@ -276,7 +276,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             seated,
             my_turn: s.my_turn(),
             game_number: room.game_number,
-            status: self.status(blocked && seated, no_webrtc),
+            status: self.status(blocked && seated, no_webrtc, now),
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
             notice: self
                 .notice
@@ -332,7 +332,7 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     /// The line under the board (`blocked`: both players reached the relay, but not each other;
     /// `no_webrtc`: a browser cannot make direct connections at all).
-    fn status(&self, blocked: bool, no_webrtc: Option<NoWebRtc>) -> String {
+    fn status(&self, blocked: bool, no_webrtc: Option<NoWebRtc>, now: u64) -> String {
         let s = self.session();
         match no_webrtc {
             Some(NoWebRtc::There) if s.presence() != Presence::Here => {
@@ -341,6 +341,9 @@ impl<P: Copy + Eq> RoomModel<P> {
             // Not « connecting to the host »: no connection can come (the notice says why).
             Some(NoWebRtc::Here) if s.game().is_none() => t::no_webrtc_board().to_string(),
             _ if blocked && s.presence() != Presence::Here => t::blocked().to_string(),
+            _ if s.room().in_progress() && s.reveal_due().is_some_and(|t| now >= t) => {
+                t::drawing_overdue().to_string()
+            }
             _ => text::status(s),
         }
     }
@@ -440,9 +443,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             undo_clears: self.local.selected.is_some(),
             colour: s.player(),
             in_progress,
-            claim: in_progress
-                && matches!(s.presence(), Presence::Away { .. })
-                && s.reserved_until().is_some_and(|t| now >= t),
+            claim: in_progress && s.can_claim(now),
         }
     }
 

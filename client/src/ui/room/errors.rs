@@ -15,6 +15,8 @@ use yew::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub enum RoomError {
     Malformed,
+    /// The link announces Morris rules that cannot be.
+    BadRules,
     OtherGame(GameKind, String),
     /// The seat kept under this key of the browser's storage cannot be read.
     BadSave(String),
@@ -26,6 +28,7 @@ impl RoomError {
     fn name(&self) -> &'static str {
         match self {
             RoomError::Malformed => "malformed",
+            RoomError::BadRules => "bad-rules",
             RoomError::OtherGame(..) => "other-game",
             RoomError::BadSave(_) => "bad-save",
             RoomError::NoRandom => "no-random",
@@ -37,6 +40,11 @@ impl RoomError {
 pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
     let (title, body, fix) = match e {
         RoomError::Malformed => (t::bad_link_title(), t::bad_link().to_string(), html! {}),
+        RoomError::BadRules => (
+            t::bad_link_title(),
+            t::bad_rules_link().to_string(),
+            html! {},
+        ),
         RoomError::OtherGame(other, fragment) => (
             t::other_game_title(),
             t::other_game_text(game_name(*other)),

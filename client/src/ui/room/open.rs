@@ -8,7 +8,7 @@ use super::runner::Runner;
 use super::web;
 use crate::model::room::{Input, RoomModel};
 use client_net::PeerId;
-use engine::session::{Config, Invite, Saved, Session};
+use engine::session::{Config, Invite, InviteError, Saved, Session};
 use engine::GameKind;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use std::cell::{Cell, RefCell};
@@ -37,7 +37,10 @@ pub(super) struct Room {
 /// Reads the invitation in the URL.
 pub(super) fn read_invite(kind: GameKind) -> Result<Invite, RoomError> {
     let fragment = browser::location_hash();
-    let invite = Invite::from_fragment(&fragment).map_err(|_| RoomError::Malformed)?;
+    let invite = Invite::from_fragment(&fragment).map_err(|e| match e {
+        InviteError::BadRules => RoomError::BadRules,
+        _ => RoomError::Malformed,
+    })?;
     let other = invite.rules.kind();
     if other != kind {
         let fragment = fragment.trim_start_matches('#').to_string();
