@@ -94,6 +94,9 @@ pub struct Ask {
     pub kind: GameKind,
     /// The Morris turn limit (0 for Ultimate tic-tac-toe).
     pub max_turns: u16,
+    /// The Morris rules in their canonical form, empty for the default rules and for Ultimate
+    /// tic-tac-toe: the worker plays under them (`client_worker::Request::rules`).
+    pub rules: String,
     /// The completed turns, as a record.
     pub record: String,
     /// Morris: the step of a turn whose capture is pending (`g7`, `a7-d7`), else empty.
@@ -165,6 +168,9 @@ pub struct Figures {
 pub trait Rules: Playable<Turn = <Self as Game>::Turn> + Game {
     /// The Morris turn limit (0 for Ultimate tic-tac-toe).
     fn max_turns(&self) -> u16;
+    /// The Morris rules for the worker ([`Ask::rules`]): empty for the defaults and for
+    /// Ultimate tic-tac-toe.
+    fn rules_text(&self) -> String;
     /// The step of a turn in progress, in notation (Morris with a capture pending), else empty.
     fn pending(&self) -> String;
     /// A whole turn as steps: the first, and the capture that lands after it.
@@ -174,6 +180,12 @@ pub trait Rules: Playable<Turn = <Self as Game>::Turn> + Game {
 impl Rules for Morris {
     fn max_turns(&self) -> u16 {
         Morris::max_turns(self)
+    }
+    fn rules_text(&self) -> String {
+        match self.rules() {
+            r if r.is_default() => String::new(),
+            r => r.to_string(),
+        }
     }
     fn pending(&self) -> String {
         match (self.phase(), self.last_turn()) {
@@ -189,6 +201,9 @@ impl Rules for Morris {
 impl Rules for Meta {
     fn max_turns(&self) -> u16 {
         0
+    }
+    fn rules_text(&self) -> String {
+        String::new()
     }
     fn pending(&self) -> String {
         String::new()
@@ -317,6 +332,7 @@ impl<G: Rules> Computer<G> {
             token: self.tokens,
             kind: G::KIND,
             max_turns: g.max_turns(),
+            rules: g.rules_text(),
             record: table.record(),
             pending: g.pending(),
             level,

@@ -11,6 +11,7 @@ pub mod meta;
 pub mod morris;
 #[cfg(feature = "remote")]
 pub mod room;
+pub mod rules;
 pub mod selection;
 pub mod speech;
 pub mod text;

@@ -1,17 +1,19 @@
 //! The Nine Men's Morris page as a model, hot-seat or against the computer: the game and its
-//! undo stack, the selected piece, the keyboard focus, the last refusal, the settings (turn
-//! limit; level and side against the computer), the new-game dialog, and the computer
+//! undo stack, the selected piece, the keyboard focus, the last refusal, the settings (the
+//! rules, the turn limit; level and side against the computer), the new-game dialog, and the
+//! computer
 //! ([`Computer`]: its turns and the hints). [`Model::update`] returns what the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
 use super::history::{Browse, HistoryView, Nav};
+use super::rules::{RulesForm, RulesInput};
 use super::selection::{self, Click};
 use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
 use crate::i18n::{t, Text};
 use engine::ai::Level;
-use engine::morris::{Morris, Phase, Point, Points};
+use engine::morris::{Morris, Phase, Point, Points, Rules};
 use engine::{Direction, Game, Player, Table};
 
 /// What the player did.
@@ -33,6 +35,8 @@ pub enum Event {
     CancelNewGame,
     /// The turn-limit setting under the rules (applies before the first move only).
     Limit(String),
+    /// The rules: in the open dialog, else on the page before the first move.
+    Rules(RulesInput),
     /// Against the computer, its level: in the open dialog, else before the first move.
     Level(Level),
     /// Against the computer, the player's side: in the open dialog, else before the first move.
@@ -59,8 +63,12 @@ pub struct Model {
     pub limit_text: String,
     /// Why the typed setting was refused.
     pub limit_error: Option<Text>,
+    /// The rules as chosen on the page (they apply before the first move).
+    pub rules: RulesForm,
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
+    /// The rules chosen in the open confirmation, for the next game.
+    pub dialog_rules: Option<RulesForm>,
     /// The computer: the opponent (computer mode) and the hints.
     pub computer: Computer<Morris>,
     /// The position shown: live, or a past one (read-only).
@@ -95,7 +103,9 @@ impl Model {
             focus: Point::new(0).expect("point 0"),
             notice: None,
             limit_error: None,
+            rules: RulesForm::new(Rules::NINE),
             dialog: None,
+            dialog_rules: None,
             computer,
             browse: Browse::default(),
             speech: Speech::default(),
@@ -176,7 +186,8 @@ impl Model {
                 self.dialog = Some(NewGameDialog {
                     limit_text: self.game().max_turns().to_string(),
                     error: None,
-                })
+                });
+                self.dialog_rules = Some(RulesForm::new(self.game().rules()));
             }
             Event::DialogLimit(text) => {
                 if let Some(d) = self.dialog.as_mut() {
@@ -188,10 +199,20 @@ impl Model {
                 let Some(dialog) = self.dialog.as_mut() else {
                     return Vec::new();
                 };
-                match parse_limit(&dialog.limit_text) {
+                let form = self
+                    .dialog_rules
+                    .clone()
+                    .unwrap_or_else(|| RulesForm::new(self.table.game().rules()));
+                if form.error.is_some() {
+                    // The refused number is on screen, with its message: nothing starts.
+                    return Vec::new();
+                }
+                match parse_limit(&dialog.limit_text, form.rules) {
                     Ok(game) => {
                         self.limit_text = game.max_turns().to_string();
                         self.limit_error = None;
+                        self.rules = form;
+                        self.dialog_rules = None;
                         self.table.reset(game);
                         self.speech.restart(&self.table);
                         self.selected = None;
@@ -206,14 +227,26 @@ impl Model {
             }
             Event::CancelNewGame => {
                 self.dialog = None;
+                self.dialog_rules = None;
                 self.computer.draft = None;
+            }
+            Event::Rules(input) => {
+                if let Some(form) = self.dialog_rules.as_mut() {
+                    form.apply(input);
+                } else if self.limit_editable() && self.rules.apply(input) {
+                    let limit = self.game().max_turns();
+                    let game = Morris::with_rules(self.rules.rules, limit.into())
+                        .expect("the game's own limit");
+                    self.table.reset(game);
+                    return self.computer.settle(&self.table);
+                }
             }
             Event::Limit(text) => {
                 if !self.limit_editable() {
                     return Vec::new();
                 }
                 self.limit_text = text;
-                match parse_limit(&self.limit_text) {
+                match parse_limit(&self.limit_text, self.game().rules()) {
                     Ok(game) => {
                         self.table.reset(game);
                         self.limit_error = None;
@@ -280,8 +313,8 @@ impl Model {
         let g = self.game();
         let me = g.to_move();
         let human = self.computer.human();
-        if let Some(o) = g.outcome() {
-            return text::result(o, g.max_turns());
+        if let Some(result) = text::morris_result(g) {
+            return result;
         }
         let prey = text::colour(me.opponent());
         if self.computer.plays(g) {
@@ -294,6 +327,8 @@ impl Model {
         let what = match g.phase() {
             Phase::Capture if human.is_some() => return t::you_capture(prey),
             Phase::Capture => return t::player_captures(text::player_name(me), prey),
+            // Under Lasker a placing side may also slide a piece, when one can.
+            _ if g.is_placing() && !g.movable().is_empty() => t::who_place_or_move(&who),
             _ if g.is_placing() => t::who_place(&who),
             _ if g.can_fly() => t::who_fly(&who),
             _ => t::who_move(&who),
@@ -315,8 +350,9 @@ impl Model {
     }
 }
 
-fn parse_limit(text: &str) -> Result<Morris, Text> {
-    super::parse_limit(text).map(|n| Morris::with_max_turns(n as u32).expect("checked"))
+/// A new game under `rules` with the typed limit, or why the limit is refused.
+fn parse_limit(text: &str, rules: Rules) -> Result<Morris, Text> {
+    super::parse_limit(text).map(|n| Morris::with_rules(rules, n as u32).expect("checked"))
 }
 
 #[cfg(test)]
@@ -460,6 +496,130 @@ mod tests {
         assert_eq!((m.game().turns(), m.game().max_turns()), (0, 12));
         assert!(m.dialog.is_none() && m.limit_editable());
         assert_eq!(m.limit_text, "12");
+    }
+
+    #[test]
+    fn the_rules_are_chosen_before_the_first_move_and_in_the_confirmation() {
+        use engine::morris::Param;
+        let mut m = Model::new();
+        m.update(Event::Limit("80".into()));
+        m.update(Event::Rules(RulesInput::Named(Rules::TWELVE)));
+        assert_eq!(m.game().rules(), Rules::TWELVE);
+        assert_eq!(m.game().max_turns(), 80, "the limit stays");
+        assert_eq!(m.game().reserve(Player::Blue), 12);
+        m.update(Event::Rules(RulesInput::Param(Param::Flying, 0)));
+        assert_eq!(m.game().rules().short(), "twelve,flying=0");
+        // An out-of-range number is refused with its message; the rules stay.
+        m.update(Event::Rules(RulesInput::Quiet("501".into())));
+        assert_eq!(m.rules.error, Some(Text::of(t::quiet_error)));
+        assert_eq!(m.game().rules().quiet(), 0);
+        m.update(Event::Rules(RulesInput::Quiet("30".into())));
+        assert_eq!(
+            (m.game().rules().quiet(), m.rules.error.clone()),
+            (30, None)
+        );
+        // The limit typed after the rules keeps them.
+        m.update(Event::Limit("90".into()));
+        assert_eq!(m.game().rules().short(), "twelve,flying=0,quiet=30");
+        // After the first move they are locked.
+        clicks(&mut m, "a7");
+        m.update(Event::Rules(RulesInput::Named(Rules::NINE)));
+        assert_eq!(m.game().rules().short(), "twelve,flying=0,quiet=30");
+        assert_eq!(m.game().turns(), 1);
+        // The confirmation opens with the game's rules; cancelling keeps game and rules.
+        m.update(Event::AskNewGame);
+        assert_eq!(m.dialog_rules.as_ref().unwrap().rules, m.game().rules());
+        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
+        assert_eq!(m.game().rules().pieces(), 12, "the dialog's choice waits");
+        m.update(Event::CancelNewGame);
+        assert!(m.dialog_rules.is_none());
+        assert_eq!((m.game().turns(), m.game().rules().pieces()), (1, 12));
+        // A refused number in the confirmation starts nothing.
+        m.update(Event::AskNewGame);
+        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
+        m.update(Event::Rules(RulesInput::Quiet("abc".into())));
+        m.update(Event::ConfirmNewGame);
+        assert!(m.dialog.is_some());
+        assert_eq!(m.game().turns(), 1);
+        m.update(Event::Rules(RulesInput::Quiet("0".into())));
+        m.update(Event::ConfirmNewGame);
+        assert!(m.dialog.is_none());
+        assert_eq!((m.game().turns(), m.game().rules()), (0, Rules::LASKER));
+        assert_eq!(m.game().max_turns(), 90);
+        assert_eq!(
+            m.rules,
+            RulesForm::new(Rules::LASKER),
+            "the page shows them"
+        );
+        // Another new game keeps them.
+        m.update(Event::AskNewGame);
+        m.update(Event::ConfirmNewGame);
+        assert_eq!(m.game().rules(), Rules::LASKER);
+    }
+
+    #[test]
+    fn under_lasker_clicks_place_or_select_and_slide() {
+        let mut m = Model::new();
+        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
+        clicks(&mut m, "a7 d7");
+        assert_eq!(
+            m.status(),
+            "Au tour de Bleu : posez un pion ou déplacez-en un."
+        );
+        clicks(&mut m, "a7");
+        assert_eq!(m.selected, Some(p("a7")));
+        assert_eq!(m.destinations(), [p("a4")].into_iter().collect());
+        clicks(&mut m, "a4");
+        assert_eq!(m.table().record(), "a7 d7 a7-a4");
+        assert_eq!(
+            m.game().reserve(Player::Blue),
+            9,
+            "a slide keeps the reserve"
+        );
+        assert_eq!(
+            text::morris_player(m.game(), Player::Blue),
+            "Pose ou déplacement (9 jetons restants) · 1 pion sur le plateau"
+        );
+        // Red selects, then places elsewhere instead.
+        clicks(&mut m, "d7 b6");
+        assert_eq!(m.table().record(), "a7 d7 a7-a4 b6");
+        assert_eq!(m.selected, None);
+        // A slide that closes a mill waits for its capture: Blue a1, d1 and g4 slides to g1.
+        clicks(&mut m, "a1 g7 d1 f6 g4 b4 g4 g1");
+        assert_eq!(m.game().phase(), Phase::Capture, "{}", m.table().record());
+        clicks(&mut m, "g7");
+        assert_eq!(
+            m.table().record(),
+            "a7 d7 a7-a4 b6 a1 g7 d1 f6 g4 b4 g4-g1xg7"
+        );
+    }
+
+    #[test]
+    fn the_computer_is_asked_under_the_rules_of_the_game() {
+        let mut m = Model::against_computer(3);
+        m.update(Event::Rules(RulesInput::Named(Rules::NOFLYING)));
+        let effects = m.update(Event::Activate(p("d6")));
+        let [Effect::Ask(ask)] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(ask.rules, Rules::NOFLYING.to_string());
+        // A hint too; the default rules are sent as nothing.
+        let mut h = Model::new();
+        let effects = h.update(Event::Hint);
+        let [Effect::Ask(ask)] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(ask.rules, "");
+        h.update(Event::Rules(RulesInput::Named(Rules::GUR9)));
+        let effects = h.update(Event::Hint);
+        let [Effect::Ask(ask)] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(ask.rules, Rules::GUR9.to_string());
+        // « Nouvelle partie » against the computer keeps the rules with the other settings.
+        m.update(Event::AskNewGame);
+        m.update(Event::ConfirmNewGame);
+        assert_eq!(m.game().rules(), Rules::NOFLYING);
     }
 
     #[test]

@@ -22,10 +22,25 @@ pub enum Click {
 
 /// What clicking `p` means in `game` for the player to move, with `selected` the piece they
 /// selected before.
+///
+/// While the player places and may also move (Lasker's rule, [`Morris::may_move`]): a click on
+/// one of their pieces that can move selects it (again: deselects), a click on one of its
+/// destinations moves it there, and a click on any other point places a piece there.
 pub fn click(game: &Morris, selected: Option<Point>, p: Point) -> Click {
     match game.phase() {
         Phase::Over => Click::Refuse(refusal(Illegal::GameOver)),
         Phase::Capture => Click::Play(Action::Capture(p)),
+        Phase::Play if game.is_placing() && game.may_move() => match selected {
+            Some(s) if s == p => Click::Deselect,
+            Some(from) if game.destinations(from).contains(p) => {
+                Click::Play(Action::Move { from, to: p })
+            }
+            _ if game.movable().contains(p) => Click::Select(p, None),
+            _ if game.piece_at(p) == Some(game.to_move()) => {
+                Click::Refuse(Text::of(t::morris_blocked_piece))
+            }
+            _ => Click::Play(Action::Place(p)),
+        },
         Phase::Play if game.is_placing() => Click::Play(Action::Place(p)),
         Phase::Play => match (selected, game.piece_at(p)) {
             (Some(s), _) if s == p => Click::Deselect,
@@ -102,6 +117,63 @@ mod tests {
         assert_eq!(
             click(&pending, None, p("b6")),
             Click::Play(Action::Capture(p("b6")))
+        );
+    }
+
+    #[test]
+    fn under_lasker_a_placing_player_places_or_selects_and_slides() {
+        use engine::morris::Rules;
+        let lasker = Morris::with_rules(Rules::LASKER, 100).unwrap();
+        // Blue a7, Red d7, Blue a4 (Blue's a7 can go nowhere: d7 and a4 hold it).
+        let g = record::replay(lasker.clone(), "a7 d7 a4 g7").unwrap();
+        assert!(g.is_placing() && g.may_move());
+        assert_eq!(
+            click(&g, None, p("d6")),
+            Click::Play(Action::Place(p("d6"))),
+            "an empty point places"
+        );
+        assert_eq!(click(&g, None, p("a4")), Click::Select(p("a4"), None));
+        assert_eq!(click(&g, Some(p("a4")), p("a4")), Click::Deselect);
+        assert_eq!(
+            click(&g, Some(p("a4")), p("a1")),
+            Click::Play(Action::Move {
+                from: p("a4"),
+                to: p("a1")
+            }),
+            "a destination slides"
+        );
+        assert_eq!(
+            click(&g, Some(p("a4")), p("d6")),
+            Click::Play(Action::Place(p("d6"))),
+            "any other empty point places"
+        );
+        assert_eq!(
+            click(&g, None, p("a7")),
+            Click::Refuse(Text::of(t::morris_blocked_piece)),
+            "a piece that cannot slide is not selected"
+        );
+        assert_eq!(
+            click(&g, Some(p("a4")), p("d7")),
+            Click::Play(Action::Place(p("d7"))),
+            "the engine refuses the opponent's point"
+        );
+        // Each click plays as the engine says.
+        let slid = g
+            .play(Action::Move {
+                from: p("a4"),
+                to: p("a1"),
+            })
+            .unwrap();
+        assert_eq!(
+            slid.reserve(engine::Player::Blue),
+            8,
+            "a slide keeps the reserve"
+        );
+        // Without Lasker, the same position only places.
+        let plain = record::replay(Morris::new(), "a7 d7 a4 g7").unwrap();
+        assert_eq!(
+            click(&plain, None, p("a4")),
+            Click::Play(Action::Place(p("a4")))
         );
     }
 }

@@ -59,7 +59,7 @@ impl Spoken for Morris {
         })
     }
     fn result(&self) -> Option<String> {
-        self.outcome().map(|o| text::result(o, self.max_turns()))
+        text::morris_result(self)
     }
 }
 

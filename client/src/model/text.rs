@@ -2,15 +2,14 @@
 //! (the texts are in the catalogues: [`crate::i18n`]).
 
 #[cfg(feature = "local")]
-use super::computer::{Computer, Opponent, Purpose, Rules};
+use super::computer::{Computer, Opponent, Purpose, Rules as Searched};
 use crate::i18n::{self, t};
 #[cfg(feature = "local")]
 use engine::ai::Level;
 use engine::meta::SmallBoard;
 #[cfg(feature = "local")]
 use engine::morris::Turn;
-use engine::morris::{Morris, Stage};
-#[cfg(feature = "local")]
+use engine::morris::{Morris, Rules, Stage};
 use engine::Game;
 use engine::{Illegal, Outcome, Player, Reason};
 
@@ -57,6 +56,17 @@ pub fn stage(s: Stage) -> String {
     }
 }
 
+/// The stage label under a Morris player playing under `rules`: under Lasker, a side with
+/// pieces in reserve « Pose ou déplacement (N jetons restants) », since it may also slide.
+pub fn stage_under(s: Stage, rules: Rules) -> String {
+    match s {
+        Stage::Placing { remaining } if rules.lasker() => {
+            count(remaining.into(), t::stage_lasker_one, t::stage_lasker_many)
+        }
+        s => stage(s),
+    }
+}
+
 /// Under a Morris player: stage and pieces on the board.
 pub fn morris_player(g: &Morris, p: Player) -> String {
     let pieces = count(
@@ -64,7 +74,111 @@ pub fn morris_player(g: &Morris, p: Player) -> String {
         t::on_board_one,
         t::on_board_many,
     );
-    t::player_detail(&stage(g.stage(p)), &pieces)
+    t::player_detail(&stage_under(g.stage(p), g.rules()), &pieces)
+}
+
+/// A text of the catalogues without placeholders: `t::variant_nine`…
+pub type Words = fn() -> &'static str;
+
+/// The named rule sets and their player-facing names, in the order the choice lists them.
+pub const RULE_SETS: [(Rules, Words); 5] = [
+    (Rules::NINE, t::variant_nine),
+    (Rules::NOFLYING, t::variant_noflying),
+    (Rules::LASKER, t::variant_lasker),
+    (Rules::TWELVE, t::variant_twelve),
+    (Rules::GUR9, t::variant_gur9),
+];
+
+/// The player-facing name of Morris rules, in the current language: a named set's
+/// (« Classique », « Sans vol », « Lasker (10 pions) », « Douze pions (diagonales) », « Gur 9
+/// (nul après 50 tours sans prise) »), or for any other rules « Personnalisées : » and their
+/// parameters — the pieces, then each rule that differs from the classic game (« Personnalisées
+/// : 11 pions, diagonales, sans vol, Lasker, nul après 30 tours sans prise »). Every page that
+/// names the rules (the rules panel, the viewer, the room and its invitation) says it so.
+///
+/// ```
+/// use engine::morris::Rules;
+/// use client::model::text::rules_name;
+///
+/// assert_eq!(rules_name(Rules::TWELVE), "Douze pions (diagonales)");
+/// let custom: Rules = "twelve,flying=0".parse().unwrap();
+/// assert_eq!(rules_name(custom), "Personnalisées : 12 pions, diagonales, sans vol");
+/// ```
+pub fn rules_name(rules: Rules) -> String {
+    if let Some((_, name)) = RULE_SETS.iter().find(|(r, _)| *r == rules) {
+        return name().to_string();
+    }
+    let n = rules.pieces().to_string();
+    let mut list = vec![t::variant_pieces(&n)];
+    if rules.diagonals() {
+        list.push(t::variant_diagonals().to_string());
+    }
+    if !rules.flying() {
+        list.push(t::variant_no_flying().to_string());
+    }
+    if rules.lasker() {
+        list.push(t::variant_with_lasker().to_string());
+    }
+    if rules.quiet() > 0 {
+        list.push(t::variant_quiet(&rules.quiet().to_string()));
+    }
+    t::variant_custom(&list.join(", "))
+}
+
+/// The rules of a Morris game under `rules`, in sentences, one paragraph a string: the pieces,
+/// placing (and Lasker's slides), the diagonals when they are in play, mills and captures,
+/// flying or not, and how the game ends (with the full board and the `quiet` draw when they
+/// apply). The rules panel of every page shows them; nothing here decides a move (the engine
+/// does).
+///
+/// ```
+/// use engine::morris::Rules;
+/// use client::model::text::rules_words;
+///
+/// let words = rules_words(Rules::LASKER);
+/// assert!(words[0].starts_with("Chaque joueur a dix pions."));
+/// assert!(words[1].contains("règle de Lasker"));
+/// assert_eq!(rules_words(Rules::NINE).len(), 5);
+/// assert!(rules_words(Rules::TWELVE).iter().any(|p| p.contains("diagonales")));
+/// ```
+pub fn rules_words(rules: Rules) -> Vec<String> {
+    let pieces = match rules.pieces() {
+        10 => t::pieces_10(),
+        11 => t::pieces_11(),
+        12 => t::pieces_12(),
+        _ => t::pieces_9(),
+    };
+    let mut words = vec![t::rules_start(pieces)];
+    words.push(
+        if rules.lasker() {
+            t::rules_place_lasker()
+        } else {
+            t::rules_place()
+        }
+        .to_string(),
+    );
+    if rules.diagonals() {
+        words.push(t::rules_diagonals().to_string());
+    }
+    words.push(t::rules_mills().to_string());
+    words.push(
+        if rules.flying() {
+            t::rules_flying()
+        } else {
+            t::rules_no_flying()
+        }
+        .to_string(),
+    );
+    let mut end = t::rules_end().to_string();
+    // Only twelve pieces a side can fill the 24 points (docs/rules.md, « full »).
+    if rules.pieces() == 12 {
+        end = format!("{end} {}", t::rules_full());
+    }
+    if rules.quiet() > 0 {
+        end = format!("{end} {}", t::rules_quiet(&rules.quiet().to_string()));
+    }
+    words.push(end);
+    words
 }
 
 /// Under an Ultimate tic-tac-toe player: small boards won.
@@ -121,7 +235,18 @@ pub fn meta_refusal(e: Illegal, required: Option<u8>) -> String {
     }
 }
 
-/// The result banner.
+/// The result banner of a Morris game over, or `None` while it is played: [`result`] with the
+/// game's own numbers (the turn limit, the `quiet` rule's count).
+pub fn morris_result(g: &Morris) -> Option<String> {
+    let o = g.outcome()?;
+    Some(match o.reason {
+        Reason::Quiet => t::result_quiet(&g.rules().quiet().to_string()),
+        _ => result(o, g.max_turns()),
+    })
+}
+
+/// The result banner (for a Morris game, [`morris_result`] also says how many turns went
+/// without a capture).
 pub fn result(o: Outcome, max_turns: u16) -> String {
     let winner = |w: Player| (player_name(w), player_name(w.opponent()));
     match (o.winner, o.reason) {
@@ -130,6 +255,8 @@ pub fn result(o: Outcome, max_turns: u16) -> String {
         (Some(w), _) => t::result_line(player_name(w)),
         (None, Reason::Repetition) => t::result_repetition().to_string(),
         (None, Reason::Limit) => t::result_limit(&max_turns.to_string()),
+        (None, Reason::Full) => t::result_board_full().to_string(),
+        (None, Reason::Quiet) => t::result_quiet_any().to_string(),
         (None, _) => t::result_full().to_string(),
     }
 }
@@ -202,7 +329,7 @@ pub fn morris_turn(turn: Turn) -> String {
 
 /// The line under « Suggérer un coup »: searching, the suggestion in words, or the failure.
 #[cfg(feature = "local")]
-pub fn hint<G: Rules>(
+pub fn hint<G: Searched>(
     c: &Computer<G>,
     words: impl Fn(<G as Game>::Turn) -> String,
 ) -> Option<String> {
@@ -245,6 +372,88 @@ mod tests {
             reason: Reason::Limit,
         };
         assert_eq!(result(o, 37), "Partie nulle : limite de 37 tours atteinte.");
+        let full = Outcome {
+            winner: None,
+            reason: Reason::Full,
+        };
+        assert_eq!(result(full, 100), "Partie nulle : le plateau est plein.");
+    }
+
+    #[test]
+    fn the_quiet_draw_says_its_number() {
+        use engine::Game;
+        let rules = Rules::NINE.with(engine::morris::Param::Quiet, 2).unwrap();
+        let g = engine::record::replay(Morris::with_rules(rules, 100).unwrap(), "d6 b4").unwrap();
+        assert!(g.is_over());
+        assert_eq!(
+            morris_result(&g).as_deref(),
+            Some("Partie nulle : 2 tours de suite sans capture.")
+        );
+        assert_eq!(morris_result(&Morris::new()), None);
+    }
+
+    #[test]
+    fn rule_sets_have_names_and_custom_rules_list_what_they_change() {
+        let names: Vec<String> = RULE_SETS.iter().map(|(r, _)| rules_name(*r)).collect();
+        assert_eq!(
+            names,
+            [
+                "Classique",
+                "Sans vol",
+                "Lasker (10 pions)",
+                "Douze pions (diagonales)",
+                "Gur 9 (nul après 50 tours sans prise)"
+            ]
+        );
+        let custom: Rules = "lasker,pieces=11,diagonals=1,flying=0,quiet=30"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            rules_name(custom),
+            "Personnalisées : 11 pions, diagonales, sans vol, Lasker, nul après 30 tours sans prise"
+        );
+        assert_eq!(
+            rules_name("pieces=10".parse().unwrap()),
+            "Personnalisées : 10 pions"
+        );
+    }
+
+    #[test]
+    fn the_rules_in_words_follow_every_parameter() {
+        let nine = rules_words(Rules::NINE);
+        assert_eq!(nine.len(), 5);
+        assert!(nine[0].starts_with("Chaque joueur a neuf pions."));
+        assert!(nine[3].contains("peut sauter"));
+        assert!(!nine
+            .iter()
+            .any(|p| p.contains("diagonales") || p.contains("24 points")));
+        let twelve = rules_words(Rules::TWELVE);
+        assert!(twelve[0].contains("douze pions"));
+        assert!(twelve[2].starts_with("Quatre diagonales"));
+        assert!(twelve.last().unwrap().contains("24 points"));
+        assert!(rules_words(Rules::NOFLYING)[3].starts_with("Pas de saut"));
+        assert!(rules_words(Rules::LASKER)[1].contains("règle de Lasker"));
+        assert!(rules_words(Rules::GUR9)
+            .last()
+            .unwrap()
+            .ends_with("après 50 tours de suite sans capture."));
+    }
+
+    #[test]
+    fn under_lasker_a_placing_side_may_also_move() {
+        let placing = Stage::Placing { remaining: 1 };
+        assert_eq!(
+            stage_under(placing, Rules::LASKER),
+            "Pose ou déplacement (1 jeton restant)"
+        );
+        assert_eq!(
+            stage_under(placing, Rules::TWELVE),
+            "Phase de pose (1 jeton restant)"
+        );
+        assert_eq!(
+            stage_under(Stage::Moving, Rules::LASKER),
+            "Phase de mouvement"
+        );
     }
 }
 

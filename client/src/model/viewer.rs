@@ -19,6 +19,7 @@
 use super::history::{Browse, HistoryView, Nav};
 use super::text;
 use crate::i18n::{t, Text};
+use engine::morris::Rules;
 use engine::record::{self, RecordError, Setup, TokenErrorKind};
 use engine::session::transcript::{self, Verified, Verifier, VerifyError};
 use engine::session::{Ending, Finish, GameSummary, Seat, Void};
@@ -239,12 +240,13 @@ impl Viewer {
     fn open_record(&mut self, text: &str) {
         let setup = match Setup::read(text) {
             Ok(s) => s,
-            Err(e) => return self.refuse(false, header_refusal(&e)),
+            Err(e) => return self.refuse(false, header_refusal(text, &e)),
         };
         let given = setup.game.is_none().then_some(self.kind);
+        // The rules come from the `Rules` header (none: the classic game).
         let r = match record::replay_all(text, given, None) {
             Ok(r) => r,
-            Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(&e)),
+            Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(text, &e)),
             Err(RecordError::Token(e)) => {
                 let kind = setup.game.map_or(self.kind, |(k, _)| k);
                 let token: String = e.token.chars().take(40).collect();
@@ -283,9 +285,16 @@ impl Viewer {
                 false => t::record_game_chosen(text::game_name(kind)),
             }),
         )];
+        if let AnyGame::Morris(g) = &r.positions[0] {
+            let rules = g.rules();
+            facts.push((
+                Text::of(t::fact_rules),
+                Text::new(move || text::rules_name(rules)),
+            ));
+        }
         for (name, value) in setup.all.iter().take(MAX_FACTS) {
             let label = match name.as_str() {
-                "Game" => continue,
+                "Game" | "Rules" => continue,
                 "MaxTurns" => Text::of(t::fact_limit),
                 "Blue" => Text::of(t::fact_blue),
                 "Red" => Text::of(t::fact_red),
@@ -304,7 +313,10 @@ impl Viewer {
             ));
         }
         let n = r.tokens.len();
-        let end = r.positions.last().and_then(AnyGame::outcome);
+        let end = r.positions.last().and_then(|g| match g {
+            AnyGame::Morris(m) => text::morris_result(m),
+            AnyGame::Meta(_) => g.outcome().map(|o| text::result(o, 0)),
+        });
         self.game = Some(Game {
             positions: r.positions,
             turns: r.tokens,
@@ -314,8 +326,8 @@ impl Viewer {
         self.verdict = Some(Verdict {
             ok: true,
             transcript: false,
-            text: Text::new(move || match end {
-                Some(o) => t::record_valid_over(&n.to_string(), &text::result(o, 0).to_lowercase()),
+            text: Text::new(move || match &end {
+                Some(o) => t::record_valid_over(&n.to_string(), &o.to_lowercase()),
                 None => t::record_valid(&n.to_string()),
             }),
         });
@@ -427,7 +439,16 @@ fn megabytes(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / 1e6).replace('.', t::decimal_point())
 }
 
-fn header_refusal(e: &record::HeaderError) -> Text {
+/// Why a record's headers are refused: rules that do not read get their own words (with the
+/// engine's reason: the unknown name, the value out of range…).
+fn header_refusal(text: &str, e: &record::HeaderError) -> Text {
+    let bad_rules = record::headers(text)
+        .find(|&(line, name, _)| line == e.line && name == "Rules")
+        .and_then(|(_, _, value)| value.parse::<Rules>().err());
+    if let Some(why) = bad_rules {
+        let (line, why) = (e.line.to_string(), short(&why.to_string()));
+        return Text::new(move || t::record_bad_rules(&line, &why));
+    }
     let (line, why) = (e.line, e.message.clone());
     Text::new(move || match line {
         0 => t::record_no_game().to_string(),
@@ -569,8 +590,8 @@ fn finish_text(f: Finish) -> &'static str {
         Finish::Rules(Reason::Limit) => t::finish_limit(),
         Finish::Rules(Reason::Line) => t::finish_line(),
         Finish::Rules(Reason::AllClosed) => t::finish_closed(),
-        // Rule variants (engine issue #20): the engine's word until the catalogue has these.
-        Finish::Rules(r @ (Reason::Full | Reason::Quiet)) => r.as_str(),
+        Finish::Rules(Reason::Full) => t::finish_full(),
+        Finish::Rules(Reason::Quiet) => t::finish_quiet(),
         Finish::Ending(Ending::Resigned(_)) => t::finish_resigned(),
         Finish::Ending(Ending::DrawAgreed) => t::finish_agreed(),
         Finish::Ending(Ending::Claimed(_)) => t::finish_claimed(),
@@ -812,6 +833,93 @@ mod tests {
     }
 
     #[test]
+    fn a_record_under_other_rules_replays_under_them_and_says_which() {
+        // a7 b6 c5 is a mill only on the diagonal board.
+        let v = open("[Game \"morris\"]\n[Rules \"pieces=12,diagonals=1,flying=1,lasker=0,quiet=0\"]\na7 d7 b6 d6 c5xd7\n");
+        assert!(v.verdict.as_ref().unwrap().ok, "{:?}", v.verdict);
+        let g = v.game.as_ref().unwrap();
+        let Some(AnyGame::Morris(end)) = v.shown() else {
+            panic!("morris")
+        };
+        assert_eq!(end.rules(), Rules::TWELVE);
+        assert_eq!(end.reserve(Player::Blue), 9);
+        let facts: Vec<(String, String)> =
+            g.facts.iter().map(|(k, v)| (k.get(), v.get())).collect();
+        assert_eq!(
+            facts[..2],
+            [
+                ("Jeu".to_string(), "Jeu du moulin".to_string()),
+                ("Règles".to_string(), "Douze pions (diagonales)".to_string())
+            ]
+        );
+        assert_eq!(facts.iter().filter(|(k, _)| k == "Règles").count(), 1);
+        // Without the header the same record is refused: no diagonal, no mill.
+        let plain = open("[Game \"morris\"]\na7 d7 b6 d6 c5xd7\n");
+        assert!(!plain.verdict.unwrap().ok);
+        // A record without rules says the classic ones; custom rules are listed.
+        let v = open("[Game \"morris\"]\nd6\n");
+        assert!(v
+            .game
+            .unwrap()
+            .facts
+            .iter()
+            .any(|(k, v)| *k == "Règles" && *v == "Classique"));
+        let v = open("[Game \"morris\"]\n[Rules \"lasker,pieces=11\"]\nd6 a7 d6-d5\n");
+        assert!(v.verdict.as_ref().unwrap().ok);
+        assert!(v
+            .game
+            .unwrap()
+            .facts
+            .iter()
+            .any(|(k, v)| *k == "Règles" && *v == "Personnalisées : 11 pions, Lasker"));
+        // The quiet draw, with its number.
+        let v = open("[Game \"morris\"]\n[Rules \"quiet=2\"]\nd6 b4\n");
+        assert_eq!(
+            v.verdict.unwrap().text,
+            "Notation valide : chacun des 2 tours est légal ; partie nulle : 2 tours de suite sans capture. (Une notation n'est pas signée : seul un transcript prouve qui a joué.)"
+        );
+    }
+
+    #[test]
+    fn bad_rules_in_a_header_are_refused_in_words() {
+        let verdict = open("[Game \"morris\"]\n[Rules \"ten\"]\nd6\n")
+            .verdict
+            .unwrap();
+        assert!(!verdict.ok);
+        assert!(
+            verdict.text.get().starts_with(
+                "Notation refusée : les règles de l'en-tête de la ligne 2 ne se lisent pas (unknown rule set \"ten\""
+            ),
+            "{}",
+            verdict.text
+        );
+        let verdict = open("[Rules \"twelve,pieces=13\"]\nd6\n").verdict.unwrap();
+        assert!(
+            verdict.text.get().contains("ligne 1")
+                && verdict.text.get().contains("9, 10, 11 or 12"),
+            "{}",
+            verdict.text
+        );
+        // Rules for the other game, or twice: the header's own message.
+        let verdict = open("[Game \"meta\"]\n[Rules \"nine\"]\ne5\n")
+            .verdict
+            .unwrap();
+        assert!(
+            verdict.text.get().contains("morris only"),
+            "{}",
+            verdict.text
+        );
+        let verdict = open("[Rules \"nine\"]\n[Rules \"nine\"]\nd6\n")
+            .verdict
+            .unwrap();
+        assert!(
+            verdict.text.get().contains("a second Rules header"),
+            "{}",
+            verdict.text
+        );
+    }
+
+    #[test]
     fn nothing_fills_the_page_records_over_the_cap_long_headers_thousands_of_games() {
         // A record far beyond any game is refused by its size, before it is parsed.
         let huge = format!("[Game \"meta\"]\n{}e5\n", " ".repeat(MAX_RECORD_BYTES));
@@ -834,12 +942,12 @@ mod tests {
         let v = open(&record);
         assert!(v.verdict.as_ref().unwrap().ok);
         let facts = &v.game.as_ref().unwrap().facts;
-        assert_eq!(facts.len(), 1 + 19 + 1, "{facts:?}");
-        assert_eq!(facts[1].0, "Note0");
-        assert_eq!(facts[1].1.get().chars().count(), 201);
-        assert!(facts[1].1.get().ends_with('…'));
+        assert_eq!(facts.len(), 2 + 19 + 1, "{facts:?}");
+        assert_eq!(facts[2].0, "Note0");
+        assert_eq!(facts[2].1.get().chars().count(), 201);
+        assert!(facts[2].1.get().ends_with('…'));
         assert_eq!(
-            (facts[20].0.get(), facts[20].1.get()),
+            (facts[21].0.get(), facts[21].1.get()),
             (
                 "…".to_string(),
                 "131 autres en-têtes, non affichés".to_string()

@@ -8,7 +8,7 @@ use super::words;
 use crate::i18n::t;
 use crate::model::text;
 use engine::meta::{Cell, Meta, SmallBoard};
-use engine::morris::{links, Morris, Phase, Point, Points, Turn};
+use engine::morris::{Morris, Phase, Point, Points, Turn};
 use engine::Player;
 use yew::prelude::*;
 
@@ -41,7 +41,9 @@ pub struct MorrisBoardProps {
 }
 
 /// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
-/// pieces, the last move and the last capture.
+/// pieces, the last move and the last capture. Its lines are the game's own
+/// ([`Morris::geometry`]): under rules with diagonals it draws them too, like the other lines,
+/// and says so in its label (and `data-diagonals`); the game given is all it needs to know.
 #[component]
 pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     use_lang();
@@ -54,7 +56,9 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     };
     let last = g.last_turn();
     let hint = props.hint;
-    let lines = links().map(|(a, b)| {
+    // The lines of the game's board: with the four diagonals when its rules play them.
+    let geometry = g.geometry();
+    let lines = geometry.links().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
         html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
@@ -72,7 +76,8 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     html! {
         <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
             viewBox="0 0 700 700" role="group" aria-busy={props.busy.then_some("true")}
-            aria-label={t::morris_board()}
+            aria-label={if geometry.has_diagonals() { t::morris_board_diagonals() } else { t::morris_board() }}
+            data-diagonals={geometry.has_diagonals().then_some("")}
             onkeydown={props.on_key.clone()}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
             { for lines }

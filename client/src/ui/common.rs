@@ -5,8 +5,10 @@
 use super::words;
 use super::{navigate, use_lang, Route};
 use crate::i18n::t;
+use crate::model::rules::{RulesForm, RulesInput};
 use crate::model::text;
 use crate::model::NewGameDialog;
+use engine::morris::{Param, Rules};
 use engine::{Direction, Player};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -209,6 +211,113 @@ pub fn LimitField(props: &LimitFieldProps) -> Html {
                 value={props.value.clone()} disabled={props.disabled} {oninput}
                 aria-invalid={props.invalid.to_string()} />
         </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RulesFieldProps {
+    /// The rules as chosen, and the `quiet` number as typed.
+    pub form: RulesForm,
+    #[prop_or_default]
+    pub disabled: bool,
+    /// Each change: a named set, a parameter, the `quiet` number as typed.
+    pub on_input: Callback<RulesInput>,
+}
+
+/// The Morris rules choice, wherever they are set (before the first move, in « Nouvelle partie
+/// », a room's options): « Règles du jeu » with the named sets by name (« Personnalisées » when
+/// the rules are none of them), and « Régler les règles une à une »: pieces, diagonals, flying,
+/// Lasker and the number of turns without a capture that draws (0–500, refused otherwise with
+/// its message). `data-rules` carries the canonical form.
+// The room's bundle offers it to a host once the room page sets the rules.
+#[cfg_attr(not(feature = "local"), allow(dead_code))]
+#[component]
+pub fn RulesField(props: &RulesFieldProps) -> Html {
+    use_lang();
+    let rules = props.form.rules;
+    let named = props.form.named();
+    let input = props.on_input.clone();
+    let on_set = input.reform(|e: Event| {
+        let name = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        RulesInput::Named(Rules::named(&name).unwrap_or_default())
+    });
+    let sets = text::RULE_SETS.iter().map(|&(r, name)| {
+        html! {
+            <option value={r.name().unwrap_or_default()} selected={named == Some(r)}>{ name() }</option>
+        }
+    });
+    let on_pieces = input.reform(|e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        RulesInput::Param(Param::Pieces, value.parse().unwrap_or(0))
+    });
+    let pieces = Param::Pieces.range().map(|n| {
+        html! { <option value={n.to_string()} selected={u16::from(rules.pieces()) == n}>{ n }</option> }
+    });
+    let switch = |param: Param, on: bool, label: &'static str| {
+        let onchange = input.reform(move |e: Event| {
+            let checked = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked();
+            RulesInput::Param(param, u16::from(checked))
+        });
+        html! {
+            <label class="switch"><input type="checkbox" checked={on} {onchange} />{ words(label) }</label>
+        }
+    };
+    let on_quiet = input.reform(|e: InputEvent| {
+        RulesInput::Quiet(
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value(),
+        )
+    });
+    let error = props.form.error.as_ref().map(|e| e.get());
+    html! {
+        <fieldset class="rules-choice" disabled={props.disabled} data-rules={rules.to_string()}>
+            <label class="rules-set">
+                { words(t::rules_field()) }{ " " }
+                <select onchange={on_set}>
+                    { for sets }
+                    if named.is_none() {
+                        <option value="" selected=true disabled=true>{ words(t::rules_custom_option()) }</option>
+                    }
+                </select>
+            </label>
+            <details class="custom-rules" open={named.is_none() || error.is_some()}>
+                <summary>{ words(t::rules_custom_summary()) }</summary>
+                <label>{ words(t::pieces_field()) }{ " " }<select onchange={on_pieces}>{ for pieces }</select></label>
+                { switch(Param::Diagonals, rules.diagonals(), t::diagonals_field()) }
+                { switch(Param::Flying, rules.flying(), t::flying_field()) }
+                { switch(Param::Lasker, rules.lasker(), t::lasker_field()) }
+                <label class="limit">{ words(t::quiet_field()) }{ " " }
+                    <input type="number" min="0" max="500" inputmode="numeric"
+                        value={props.form.quiet_text.clone()} oninput={on_quiet}
+                        aria-invalid={error.is_some().to_string()} />
+                </label>
+                if let Some(e) = error {
+                    <p class="notice" role="alert">{ e }</p>
+                }
+            </details>
+        </fieldset>
+    }
+}
+
+/// The rules panel's words for Morris: « Règles en vigueur : … » (`data-rules`: the canonical
+/// form), then the rules in sentences ([`text::rules_words`]).
+#[cfg_attr(not(feature = "local"), allow(dead_code))]
+pub fn rules_in_words(rules: Rules) -> Html {
+    let name = text::rules_name(rules);
+    let paragraphs = text::rules_words(rules)
+        .into_iter()
+        .map(|p| html! { <p>{ p }</p> });
+    html! {
+        <>
+            <p class="rules-name" data-rules={rules.to_string()}><strong>{ t::rules_in_force(&name) }</strong></p>
+            { for paragraphs }
+        </>
     }
 }
 

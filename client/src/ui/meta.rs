@@ -104,6 +104,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         locked: c.opponent.is_some() && !editable,
         dialog: m.dialog.clone(),
         with_limit: false,
+        dialog_settings: Html::default(),
         on_dialog_limit: Callback::noop(),
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),

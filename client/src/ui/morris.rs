@@ -4,9 +4,8 @@
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
 use super::boards::MorrisBoard;
-use super::common::LimitField;
+use super::common::{rules_in_words, LimitField, RulesField};
 use super::page::{game_page, review_link, Hooks, Parts};
-use super::words;
 use super::{browser, use_lang, GamePageProps};
 use crate::i18n::{t, Text};
 use crate::model::morris::{Event, Model};
@@ -90,20 +89,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_new: to_dispatch(Event::AskNewGame),
         on_hint: to_dispatch(Event::Hint),
         progress: t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string()),
-        rules: html! {
-            <>
-                <p>{ words(t::morris_rules_1()) }</p>
-                <p>{ words(t::morris_rules_2()) }</p>
-                <p>{ words(t::morris_rules_3()) }</p>
-                <p>{ words(t::morris_rules_4()) }</p>
-            </>
-        },
+        rules: rules_in_words(g.rules()),
         choices: c.opponent.map(|o| (o.level, o.side, editable)),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
         settings: html! {
             <>
+                <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />
                 <LimitField value={m.limit_text.clone()} disabled={!editable}
                     invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
                 if let Some(e) = &m.limit_error {
@@ -111,9 +104,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
                 }
             </>
         },
-        locked: !editable && m.limit_error.is_none(),
+        locked: !editable && m.limit_error.is_none() && m.rules.error.is_none(),
         dialog: m.dialog.clone(),
         with_limit: true,
+        dialog_settings: m.dialog_rules.clone().map_or_else(Html::default, |form| {
+            html! {
+                <RulesField {form} on_input={dispatch.reform(Event::Rules)} />
+            }
+        }),
         on_dialog_limit: dispatch.reform(Event::DialogLimit),
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),

@@ -80,6 +80,8 @@ pub struct Parts {
     pub dialog: Option<NewGameDialog>,
     /// The turn-limit field in the dialog (Morris).
     pub with_limit: bool,
+    /// More settings in the dialog, after the computer's (Morris: the rules).
+    pub dialog_settings: Html,
     pub on_dialog_limit: Callback<String>,
     pub on_confirm: Callback<()>,
     pub on_cancel: Callback<()>,
@@ -147,6 +149,7 @@ pub fn game_page(p: Parts) -> Html {
                 <ConfirmNewGame {dialog} with_limit={p.with_limit} on_limit={p.on_dialog_limit}
                     on_confirm={p.on_confirm} on_cancel={p.on_cancel}>
                     if let Some(draft) = p.draft { { choices("dialog", draft, false) } }
+                    { p.dialog_settings }
                 </ConfirmNewGame>
             }
         </main>

@@ -26,8 +26,8 @@ export async function startWorker(report) {
 }
 
 /** Sends a search request (the protocol: client/worker/src/lib.rs). */
-export function ask(w, token, game, maxTurns, record, pending, level, seed, movetime) {
-  w.postMessage({ token, game, maxTurns, record, pending, level, seed, movetime });
+export function ask(w, token, game, maxTurns, rules, record, pending, level, seed, movetime) {
+  w.postMessage({ token, game, maxTurns, rules, record, pending, level, seed, movetime });
 }
 
 /** Stops a worker and its search. */

@@ -19,6 +19,7 @@ fn main() {
                 let request = Request {
                     game,
                     max_turns: 100,
+                    rules: "",
                     record,
                     pending: "",
                     level: 4,

@@ -11,7 +11,7 @@ onmessage = ({ data }) => {
   }
   const { token } = data;
   try {
-    const r = think(data.game, data.maxTurns, data.record, data.pending, data.level, data.seed,
+    const r = think(data.game, data.maxTurns, data.rules ?? '', data.record, data.pending, data.level, data.seed,
       data.movetime);
     postMessage({ token, turn: r.turn, nodes: r.nodes, depth: r.depth, score: r.score, ms: r.ms });
     r.free();

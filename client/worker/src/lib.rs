@@ -5,7 +5,7 @@
 //! The worker's JavaScript entry (`entry.js`, bundled with the wasm-bindgen glue by
 //! scripts/build-client.sh) takes one message to start, `{ module }` (the compiled
 //! `WebAssembly.Module`, which the page keeps so that a new worker needs no download), then
-//! requests `{ token, game, maxTurns, record, pending, level, seed, movetime }`, each answered by
+//! requests `{ token, game, maxTurns, rules, record, pending, level, seed, movetime }`, each answered by
 //! `{ token, turn, nodes, depth, score, ms }` or `{ token, error }`. A search is stopped by
 //! terminating the worker: docs/architecture.md.
 //!
@@ -18,6 +18,7 @@
 //! let request = Request {
 //!     game: "morris",
 //!     max_turns: 100,
+//!     rules: "",
 //!     record: "d6 b4",
 //!     pending: "",
 //!     level: 2,
@@ -26,12 +27,16 @@
 //! };
 //! let reply = think(&request, &mut || 0.0).unwrap();
 //! assert_eq!(reply.turn.len(), 2); // a placement such as "f4"
+//!
+//! // Under other rules (any form `engine --rules` reads): Twelve Men's Morris.
+//! let twelve = Request { rules: "twelve", record: "a7 d7 b6 d6", ..request };
+//! assert!(think(&twelve, &mut || 0.0).unwrap().turn.starts_with("c5x")); // the diagonal mill
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 use engine::ai::{self, Level};
-use engine::morris::Morris;
+use engine::morris::{Morris, Rules};
 use engine::{record, AnyGame, Game, GameKind};
 use wasm_bindgen::prelude::*;
 
@@ -42,6 +47,9 @@ pub struct Request<'a> {
     pub game: &'a str,
     /// The Morris turn limit (1–500); ignored for `meta`.
     pub max_turns: u32,
+    /// The Morris rules, in any form a `Rules` header takes (`twelve`, the canonical form…);
+    /// empty for the default rules, and for `meta`.
+    pub rules: &'a str,
     /// The completed turns so far, as a record (`engine replay` reads the same).
     pub record: &'a str,
     /// Morris only: the place or move step of a turn whose capture is pending (`g7`, `a7-d7`),
@@ -79,8 +87,17 @@ pub struct Reply {
 pub fn position(request: &Request) -> Result<AnyGame, String> {
     let kind = GameKind::from_name(request.game)
         .ok_or_else(|| format!("unknown game {:?}", request.game))?;
-    let start = AnyGame::new(kind, request.max_turns)
-        .map_err(|_| format!("the turn limit must be 1-500, not {}", request.max_turns))?;
+    let limit_error = |_| format!("the turn limit must be 1-500, not {}", request.max_turns);
+    let start = match (kind, request.rules) {
+        (_, "") => AnyGame::new(kind, request.max_turns).map_err(limit_error)?,
+        (GameKind::Morris, rules) => {
+            let rules: Rules = rules
+                .parse()
+                .map_err(|e| format!("the rules {rules:?}: {e}"))?;
+            AnyGame::Morris(Morris::with_rules(rules, request.max_turns).map_err(limit_error)?)
+        }
+        (GameKind::Meta, rules) => return Err(format!("no rules in meta, got {rules:?}")),
+    };
     let game = match start {
         AnyGame::Morris(g) => record::replay(g, request.record).map(AnyGame::Morris),
         AnyGame::Meta(g) => record::replay(g, request.record).map(AnyGame::Meta),
@@ -138,9 +155,11 @@ extern "C" {
 /// [`think`] for the worker's JavaScript, with `performance.now()` as the clock; an error is
 /// thrown as a string.
 #[wasm_bindgen(js_name = think)]
+#[allow(clippy::too_many_arguments)]
 pub fn think_js(
     game: &str,
     max_turns: u32,
+    rules: &str,
     record: &str,
     pending: &str,
     level: u32,
@@ -150,6 +169,7 @@ pub fn think_js(
     let request = Request {
         game,
         max_turns,
+        rules,
         record,
         pending,
         level,
@@ -172,6 +192,7 @@ mod tests {
         Request {
             game,
             max_turns: 100,
+            rules: "",
             record,
             pending,
             level: 3,
@@ -243,6 +264,54 @@ mod tests {
     }
 
     #[test]
+    fn the_search_plays_under_the_requests_rules() {
+        // Twelve Men's Morris: the diagonal a7-b6-c5 is a mill, and the search closes it.
+        let twelve = Request {
+            rules: "twelve",
+            ..request("morris", "a7 d7 b6 d6", "")
+        };
+        let AnyGame::Morris(g) = position(&twelve).unwrap() else {
+            panic!("morris");
+        };
+        assert_eq!(g.rules(), Rules::TWELVE);
+        assert!(think(&twelve, &mut || 0.0).unwrap().turn.starts_with("c5x"));
+        // The canonical form reads as well; without flying, three pieces slide (no flight
+        // from a7 across the board), under Lasker a placing side may slide.
+        let canonical = Rules::NOFLYING.to_string();
+        let noflying = Request {
+            rules: &canonical,
+            ..request("morris", "", "")
+        };
+        let AnyGame::Morris(g) = position(&noflying).unwrap() else {
+            panic!("morris");
+        };
+        assert_eq!(g.rules(), Rules::NOFLYING);
+        let lasker = Request {
+            rules: "lasker",
+            ..request("morris", "a7 d7", "")
+        };
+        let AnyGame::Morris(g) = position(&lasker).unwrap() else {
+            panic!("morris");
+        };
+        assert!(g.may_move() && g.is_placing());
+        // A move of the record legal only under the rules asked for.
+        let slide = Request {
+            rules: "lasker",
+            ..request("morris", "a7 d7 a7-a4", "")
+        };
+        assert!(think(&slide, &mut || 0.0).is_ok());
+        assert!(think(
+            &Request {
+                rules: "",
+                ..slide.clone()
+            },
+            &mut || 0.0
+        )
+        .unwrap_err()
+        .contains("token 2"));
+    }
+
+    #[test]
     fn bad_requests_say_why() {
         let bad = |r: Request| think(&r, &mut || 0.0).unwrap_err();
         assert!(bad(request("chess", "", "")).contains("unknown game"));
@@ -256,6 +325,22 @@ mod tests {
         })
         .contains("level"));
         assert!(bad(Request {
+            max_turns: 0,
+            ..request("morris", "", "")
+        })
+        .contains("turn limit"));
+        assert!(bad(Request {
+            rules: "ten",
+            ..request("morris", "", "")
+        })
+        .contains("unknown rule set"));
+        assert!(bad(Request {
+            rules: "twelve",
+            ..request("meta", "", "")
+        })
+        .contains("no rules in meta"));
+        assert!(bad(Request {
+            rules: "twelve",
             max_turns: 0,
             ..request("morris", "", "")
         })
