@@ -195,6 +195,8 @@ fn generate<const BASIC: bool>(
 }
 
 const PIECE: i32 = 100;
+/// Lasker: what a piece in reserve is worth on top of one on the board.
+const LASKER_RESERVE: i32 = 50;
 
 /// Static evaluation for the player to move (game not over, turn boundary).
 fn evaluate<const BASIC: bool>(law: Law<BASIC>, pos: &Position, full: bool) -> i32 {
@@ -205,6 +207,11 @@ fn evaluate<const BASIC: bool>(law: Law<BASIC>, pos: &Position, full: bool) -> i
         let (mine, _) = side_terms(law, pos, me);
         let (theirs, their_holes) = side_terms(law, pos, 1 - me);
         score += mine - theirs + 10;
+        if law.rules().lasker() {
+            // Under Lasker a piece kept in reserve cannot be taken, closes a mill anywhere,
+            // and a side with one can never be blocked.
+            score += (pos.reserves[me] as i32 - pos.reserves[1 - me] as i32) * LASKER_RESERVE;
+        }
         // Two points where the opponent closes a mill: only one can be blocked this turn (the
         // side to move's own mills are searched by the quiescence).
         if their_holes >= 2 {
@@ -223,6 +230,9 @@ fn side_terms<const BASIC: bool>(law: Law<BASIC>, pos: &Position, p: usize) -> (
     let theirs = pos.pieces[1 - p];
     let empty = pos.empty();
     let placing = pos.reserves[p] > 0;
+    // A side that can slide (its reserve empty, or under Lasker) can open a mill and close it
+    // again for a new capture.
+    let slides = !placing || rules.lasker();
     let flying = pos.can_fly(rules, crate::Player::BOTH[p]);
     let mut score = 0;
     let mut threats = 0;
@@ -232,7 +242,7 @@ fn side_terms<const BASIC: bool>(law: Law<BASIC>, pos: &Position, p: usize) -> (
         if n == 3 {
             // A mill that can open (a neighbour free) can close again for a new capture.
             let opens = Bits(m).any(|q| adjacent[q as usize] & empty != 0);
-            score += if opens && !placing { 30 } else { 12 };
+            score += if opens && slides { 30 } else { 12 };
         } else if n == 2 && m & theirs == 0 {
             let hole = m & empty;
             let h = hole.trailing_zeros() as usize;
