@@ -32,7 +32,7 @@ pub enum RulesInput {
 }
 
 /// The rules as chosen, and the `quiet` field as typed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesForm {
     /// The rules chosen: always valid (a refused input leaves them as they were).
     pub rules: Rules,

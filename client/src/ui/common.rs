@@ -305,6 +305,37 @@ pub fn RulesField(props: &RulesFieldProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ColoursFieldProps {
+    /// Colours drawn by lot (else alternating).
+    pub lot: bool,
+    #[prop_or_default]
+    pub disabled: bool,
+    pub on_change: Callback<bool>,
+}
+
+/// A room's colours, chosen by its host: « Alternées » or « Tirées au sort à chaque partie »
+/// (`data-colours="alternate|lot"`).
+#[cfg_attr(not(feature = "local"), allow(dead_code))]
+#[component]
+pub fn ColoursField(props: &ColoursFieldProps) -> Html {
+    use_lang();
+    let option = |lot: bool, label: &'static str| {
+        let onchange = props.on_change.reform(move |_: Event| lot);
+        html! {
+            <label class="switch"><input type="radio" name="colours" checked={props.lot == lot}
+                disabled={props.disabled} {onchange} />{ words(label) }</label>
+        }
+    };
+    html! {
+        <fieldset class="colours-choice" data-colours={if props.lot { "lot" } else { "alternate" }}>
+            <legend>{ words(t::colours_choice()) }</legend>
+            { option(false, t::colours_choice_alternate()) }
+            { option(true, t::colours_choice_lot()) }
+        </fieldset>
+    }
+}
+
 /// The rules panel's words for Morris: « Règles en vigueur : … » (`data-rules`: the canonical
 /// form), then the rules in sentences ([`text::rules_words`]).
 #[cfg_attr(not(feature = "local"), allow(dead_code))]

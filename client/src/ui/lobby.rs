@@ -1,26 +1,39 @@
 //! `/moulin/distance`, `/meta-morpion/distance`: create a room (the host picks the Morris
 //! limit) or join one with a short code.
 
-use super::common::{game_name, LimitField, Link as PageLink, NoWebRtcNotice};
+use super::common::{
+    game_name, ColoursField, LimitField, Link as PageLink, NoWebRtcNotice, RulesField,
+};
 use super::words;
 use super::{browser, navigate_with_fragment, use_lang, Route};
 use crate::i18n::{t, Text};
 use crate::model::parse_limit;
-use engine::morris::DEFAULT_MAX_TURNS;
-use engine::session::{Config, Invite, Session};
+use crate::model::rules::{RulesForm, RulesInput};
+use engine::morris::{Rules, DEFAULT_MAX_TURNS};
+use engine::session::{Command, Config, Invite, Preview, Session};
 use engine::GameKind;
 use yew::prelude::*;
 
-/// Creates the host's room: keys, code, session kept in this browser under the room's key.
-/// Returns the fragment of the room page.
-fn create_room(kind: GameKind, max_turns: u16) -> Result<String, Text> {
+/// Creates the host's room: keys, code, session kept in this browser under the room's key, and
+/// the options signed before anyone joins when they are not the defaults (Morris rules, colours
+/// by lot). Returns the fragment of the room page, which announces them.
+fn create_room(kind: GameKind, max_turns: u16, rules: Rules, lot: bool) -> Result<String, Text> {
     let no_random = || Text::of(t::no_random);
     let seed: [u8; 32] = browser::random().ok_or_else(no_random)?;
     let code = Invite::new_code(browser::random().ok_or_else(no_random)?);
     let cannot = |_| Text::of(t::cannot_create);
-    let invite = Invite::with_code(kind, max_turns, &code, seed).map_err(cannot)?;
-    let session = Session::host(invite.clone(), seed, Config::default(), browser::now_ms())
-        .map_err(cannot)?;
+    let mut invite = Invite::with_code(kind, max_turns, &code, seed).map_err(cannot)?;
+    let now = browser::now_ms();
+    let mut session =
+        Session::host(invite.clone(), seed, Config::default(), now).map_err(cannot)?;
+    if !rules.is_default() || lot {
+        let limit = session.room().options().max_turns;
+        let options = session.options(limit, rules, lot, 0);
+        session
+            .act(Command::Options(options), now)
+            .map_err(|_| Text::of(t::cannot_create))?;
+        invite.preview = Some(Preview { rules, lot });
+    }
     // Without its seat kept, the room page would make the host a guest of its own room.
     if !super::seats::keep_seat(kind, &invite.room_name(), &session.save_text()) {
         return Err(Text::of(t::seat_not_kept));
@@ -66,9 +79,12 @@ fn CreateRoom(props: &LobbyProps) -> Html {
     use_lang();
     let kind = props.kind;
     let limit = use_state(|| DEFAULT_MAX_TURNS.to_string());
+    let rules = use_state(|| RulesForm::new(Rules::NINE));
+    let lot = use_state(|| false);
     let error = use_state(|| None::<Text>);
     let on_create = {
         let (limit, error, go) = (limit.clone(), error.clone(), props.go.clone());
+        let (rules, lot) = (rules.clone(), lot.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let max_turns = match kind {
@@ -78,7 +94,14 @@ fn CreateRoom(props: &LobbyProps) -> Html {
                 },
                 GameKind::Meta => DEFAULT_MAX_TURNS,
             };
-            match create_room(kind, max_turns) {
+            if rules.error.is_some() {
+                return;
+            }
+            let chosen = match kind {
+                GameKind::Morris => rules.rules,
+                GameKind::Meta => Rules::NINE,
+            };
+            match create_room(kind, max_turns, chosen, *lot) {
                 Ok(fragment) => navigate_with_fragment(Route::Room(kind), &fragment, &go),
                 Err(e) => error.set(Some(e)),
             }
@@ -91,13 +114,27 @@ fn CreateRoom(props: &LobbyProps) -> Html {
             error.set(None);
         })
     };
+    let on_rules = {
+        let rules = rules.clone();
+        Callback::from(move |input: RulesInput| {
+            let mut form = (*rules).clone();
+            form.apply(input);
+            rules.set(form);
+        })
+    };
+    let on_lot = {
+        let lot = lot.clone();
+        Callback::from(move |chosen: bool| lot.set(chosen))
+    };
     html! {
         <form class="panel" onsubmit={on_create} novalidate=true>
             <h2>{ words(t::create_room()) }</h2>
             <p>{ words(t::create_room_text()) }</p>
             if kind == GameKind::Morris {
+                <RulesField form={(*rules).clone()} on_input={on_rules} />
                 <LimitField value={(*limit).clone()} invalid={error.is_some()} on_input={on_limit} />
             }
+            <ColoursField lot={*lot} on_change={on_lot} />
             if let Some(e) = &*error {
                 <p class="notice" role="alert">{ e.get() }</p>
             }

@@ -4,11 +4,12 @@
 use super::text;
 use crate::i18n::{t, Text};
 use crate::model::history::{Browse, Nav};
+use crate::model::rules::{RulesForm, RulesInput};
 use crate::model::selection::{self, Click};
 use crate::model::{parse_limit, NewGameDialog};
 use engine::meta::Cell;
 use engine::morris::Point;
-use engine::session::{Command, Proposal, Seat, Session, Step};
+use engine::session::{Colours, Command, Proposal, Seat, Session, Step};
 use engine::{AnyGame, Direction};
 
 /// A dialog of this tab (the other side's proposals are shown from the session itself).
@@ -41,6 +42,10 @@ pub enum Event {
     AskNewGame,
     /// The limit typed in the new-game dialog.
     DialogLimit(String),
+    /// The host's Morris rules in the new-game dialog.
+    DialogRules(RulesInput),
+    /// The host's colours in the new-game dialog: by lot or not.
+    DialogLot(bool),
     /// « Abandonner »: opens the confirmation.
     AskResign,
     /// « Quitter le salon »: opens the confirmation.
@@ -89,6 +94,8 @@ pub struct Local {
     pub limit_error: Option<Text>,
     /// The position shown: live, or a past one (read-only).
     pub browse: Browse,
+    /// The host's options in the new-game dialog: the Morris rules, and colours by lot.
+    pub dialog_options: Option<(RulesForm, bool)>,
 }
 
 impl Default for Local {
@@ -101,6 +108,7 @@ impl Default for Local {
             limit_text: None,
             limit_error: None,
             browse: Browse::default(),
+            dialog_options: None,
         }
     }
 }
@@ -127,6 +135,8 @@ impl Local {
             | Event::Arrow(_) => self.board(s, event),
             Event::AskNewGame
             | Event::DialogLimit(_)
+            | Event::DialogRules(_)
+            | Event::DialogLot(_)
             | Event::AskResign
             | Event::AskLeave
             | Event::Confirm
@@ -206,6 +216,21 @@ impl Local {
                     limit_text: limit,
                     error: None,
                 }));
+                // The host may change the options; they start as the room's.
+                let room = s.room();
+                let lot = matches!(room.colours, Colours::Lot { .. });
+                self.dialog_options = (s.seat() == Seat::Host && room.protocol[0] >= 3)
+                    .then(|| (RulesForm::new(room.morris_rules), lot));
+            }
+            Event::DialogRules(input) => {
+                if let Some((form, _)) = self.dialog_options.as_mut() {
+                    form.apply(input);
+                }
+            }
+            Event::DialogLot(lot) => {
+                if let Some((_, chosen)) = self.dialog_options.as_mut() {
+                    *chosen = lot;
+                }
             }
             Event::DialogLimit(t) => {
                 if let Some(Dialog::NewGame(d)) = self.dialog.as_mut() {
@@ -216,7 +241,10 @@ impl Local {
             Event::AskResign => self.dialog = Some(Dialog::Resign),
             Event::AskLeave => self.dialog = Some(Dialog::Leave),
             Event::Confirm => return self.confirm(s),
-            Event::Cancel => self.dialog = None,
+            Event::Cancel => {
+                self.dialog = None;
+                self.dialog_options = None;
+            }
             _ => {}
         }
         Outcome::Done
@@ -258,7 +286,34 @@ impl Local {
                     },
                     _ => None,
                 };
-                Command::Propose(Proposal::NewGame { max_turns })
+                if self
+                    .dialog_options
+                    .as_ref()
+                    .is_some_and(|(f, _)| f.error.is_some())
+                {
+                    self.dialog = Some(Dialog::NewGame(d));
+                    return Outcome::Done;
+                }
+                let room = s.room();
+                let current = room.options();
+                let proposal = match self.dialog_options.take() {
+                    Some((form, lot)) => {
+                        let rules = match s.game() {
+                            Some(AnyGame::Morris(_)) => form.rules,
+                            _ => current.rules,
+                        };
+                        let limit = max_turns.unwrap_or(current.max_turns);
+                        let was_lot = matches!(current.colours, Colours::Lot { .. });
+                        if rules == current.rules && lot == was_lot {
+                            Proposal::NewGame { max_turns }
+                        } else {
+                            let game = room.game_number + 1;
+                            Proposal::NewGameWith(s.options(limit, rules, lot, game))
+                        }
+                    }
+                    None => Proposal::NewGame { max_turns },
+                };
+                Command::Propose(proposal)
             }
         };
         Outcome::Command(command)

@@ -181,7 +181,11 @@ impl<P: Copy + Eq> RoomModel<P> {
     fn ui(&mut self, event: Event, now: u64) -> Vec<Effect<P>> {
         match event {
             // Moving the focus, typing or browsing keeps the notice; anything else replaces it.
-            Event::Arrow(_) | Event::DialogLimit(_) | Event::History(_) => {}
+            Event::Arrow(_)
+            | Event::DialogLimit(_)
+            | Event::DialogRules(_)
+            | Event::DialogLot(_)
+            | Event::History(_) => {}
             _ => self.notice = None,
         }
         match event {

@@ -908,3 +908,48 @@ fn colours_by_lot_are_drawn_and_said_on_both_pages_under_the_hosts_rules() {
         }
     }
 }
+
+#[test]
+fn the_host_proposes_new_rules_and_colours_by_lot_with_a_new_game() {
+    use crate::model::rules::RulesInput;
+    use engine::morris::Rules;
+    let mut p = Pair::new(GameKind::Morris);
+    // The guest's dialog has no options to choose.
+    p.ui(1, Event::AskNewGame);
+    assert_eq!(p.view(1).dialog.unwrap().options, None);
+    p.ui(1, Event::Cancel);
+    p.ui(0, Event::AskNewGame);
+    let (form, lot) = p
+        .view(0)
+        .dialog
+        .unwrap()
+        .options
+        .expect("the host's options");
+    assert_eq!((form.unwrap().rules, lot), (Rules::NINE, false));
+    p.ui(0, Event::DialogRules(RulesInput::Named(Rules::TWELVE)));
+    p.ui(0, Event::DialogRules(RulesInput::Quiet("600".into())));
+    p.ui(0, Event::Confirm);
+    assert!(
+        p.view(0).dialog.is_some(),
+        "a refused number keeps the dialog open"
+    );
+    p.ui(0, Event::DialogRules(RulesInput::Quiet("0".into())));
+    p.ui(0, Event::DialogLot(true));
+    p.ui(0, Event::Confirm);
+    let asked = p.view(1).their_proposal.unwrap().title;
+    assert_eq!(
+        asked,
+        "Votre adversaire propose une nouvelle partie : Douze pions (diagonales), 100 tours au plus, couleurs tirées au sort."
+    );
+    p.ui(1, Event::Reply(true));
+    for side in [0, 1] {
+        let s = p.session(side);
+        let Some(AnyGame::Morris(m)) = s.game() else {
+            panic!()
+        };
+        assert_eq!(m.rules(), Rules::TWELVE);
+        assert!(s.room().draw.unwrap().host.is_some(), "drawn at once");
+        let v = p.view(side);
+        assert_eq!((v.rules, v.lot), (Some(Rules::TWELVE), true));
+    }
+}

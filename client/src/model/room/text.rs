@@ -104,8 +104,11 @@ pub fn options_text(o: Options) -> String {
     if o.max_turns == 0 {
         return t::options_meta(colours);
     }
-    // TODO(rules words): the player-facing name from the local pages' rules words.
-    t::options_morris(&o.rules.short(), &o.max_turns.to_string(), colours)
+    t::options_morris(
+        &text::rules_name(o.rules),
+        &o.max_turns.to_string(),
+        colours,
+    )
 }
 
 /// The other side's proposal, as the title of its dialog.

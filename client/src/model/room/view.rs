@@ -118,6 +118,8 @@ pub struct DialogView {
     pub confirm: &'static str,
     /// The limit field (the host proposing a Morris game): the text and its error.
     pub limit: Option<(String, Option<String>)>,
+    /// The host's options for the new game: the Morris rules (for Morris) and colours by lot.
+    pub options: Option<(Option<crate::model::rules::RulesForm>, bool)>,
 }
 
 /// The other side's open proposal.
@@ -224,6 +226,10 @@ pub struct View {
     pub history: Option<HistoryView>,
     /// The game is over: the page links to the viewer (with « Exporter la partie »).
     pub review: bool,
+    /// The Morris rules in force (before the host is met, those the link announces).
+    pub rules: Option<engine::morris::Rules>,
+    /// The room's colours are drawn by lot (or the link says they will be).
+    pub lot: bool,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -327,7 +333,27 @@ impl<P: Copy + Eq> RoomModel<P> {
             review: room.game().is_some() && !in_progress,
             history: self.history(),
             title: self.title(!left && seated),
+            rules: self.rules_in_force(),
+            lot: match (room.hello[Seat::Host.index()], s.invite().preview) {
+                (false, Some(p)) => p.lot,
+                _ => matches!(room.colours, engine::session::Colours::Lot { .. }),
+            },
         }
+    }
+
+    /// The Morris rules in force: the room's, or before the host's hello those the link
+    /// announces (its signed options will tell).
+    fn rules_in_force(&self) -> Option<engine::morris::Rules> {
+        let s = self.session();
+        if s.invite().rules.kind() != GameKind::Morris {
+            return None;
+        }
+        Some(
+            match (s.room().hello[Seat::Host.index()], s.invite().preview) {
+                (false, Some(p)) => p.rules,
+                _ => s.room().morris_rules,
+            },
+        )
     }
 
     /// The line under the board (`blocked`: both players reached the relay, but not each other;
@@ -595,11 +621,19 @@ impl<P: Copy + Eq> RoomModel<P> {
             )),
             _ => None,
         };
+        let options = match d {
+            Dialog::NewGame(_) => self.local.dialog_options.as_ref().map(|(form, lot)| {
+                let morris = matches!(s.game(), Some(AnyGame::Morris(_)));
+                (morris.then(|| form.clone()), *lot)
+            }),
+            _ => None,
+        };
         Some(DialogView {
             title,
             body,
             confirm,
             limit,
+            options,
         })
     }
 }

@@ -14,7 +14,8 @@ pub use tab::RoomPage;
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
 use super::common::{
-    board_key, follow_focus, Announcer, BoardKey, LimitField, NoWebRtcNotice, PlayerCard, Status,
+    board_key, follow_focus, rules_in_words, Announcer, BoardKey, LimitField, NoWebRtcNotice,
+    PlayerCard, Status,
 };
 use super::history::{browsing_banner, history_panel, listen_keys};
 use super::{browser, use_lang, words, Route};
@@ -211,9 +212,18 @@ fn rules_panel(v: &View, act: &Callback<Event>) -> Html {
             </>
         }
     });
+    let colours = if v.lot {
+        t::colours_rule_lot()
+    } else {
+        t::colours_rule_alternate()
+    };
     html! {
         <section class="panel rules">
             <h2>{ words(t::rules()) }</h2>
+            if let Some(rules) = v.rules {
+                { rules_in_words(rules) }
+            }
+            <p data-colours={if v.lot { "lot" } else { "alternate" }}>{ words(colours) }</p>
             <p>{ words(t::room_rules_1()) }</p>
             <p>{ words(t::room_rules_2()) }</p>
             { limit.unwrap_or_default() }

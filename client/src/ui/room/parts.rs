@@ -2,7 +2,9 @@
 //! the room panel with presence and export. Each renders plain view data and emits events.
 
 use super::super::browser;
-use super::super::common::{keep_tab_inside, use_dialog_focus, LimitField, Link as PageLink};
+use super::super::common::{
+    keep_tab_inside, use_dialog_focus, ColoursField, LimitField, Link as PageLink, RulesField,
+};
 use super::super::{use_lang, words, Route};
 use crate::i18n::t;
 use crate::model::room::view::{
@@ -180,12 +182,18 @@ pub fn LocalDialog(props: &LocalDialogProps) -> Html {
             <form novalidate=true onsubmit={on_submit}>
                 <h2 id="local-title">{ words(d.title) }</h2>
                 <p>{ words(d.body) }</p>
+                if let Some((Some(form), _)) = d.options.clone() {
+                    <RulesField {form} on_input={act.reform(Event::DialogRules)} />
+                }
                 if let Some((value, error)) = d.limit.clone() {
                     <LimitField value={value} invalid={error.is_some()}
                         on_input={act.reform(Event::DialogLimit)} />
                     if let Some(e) = error {
                         <p class="notice" role="alert">{ e }</p>
                     }
+                }
+                if let Some((_, lot)) = d.options {
+                    <ColoursField {lot} on_change={act.reform(Event::DialogLot)} />
                 }
                 <FocusFirst>
                     <button type="submit" class="button">{ words(d.confirm) }</button>
