@@ -530,7 +530,17 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
     let line = |(i, g): (usize, &GameSummary)| {
         let g = *g;
         Text::new(move || {
-            let colours = t::host_plays(text::colour(g.host), text::colour(g.host.opponent()));
+            let (host, guest) = (text::colour(g.host), text::colour(g.host.opponent()));
+            let colours = if g.drawn {
+                t::host_plays_drawn(host, guest)
+            } else {
+                t::host_plays(host, guest)
+            };
+            let number = (g.number + 1).to_string();
+            let number = match g.rules.filter(|r| !r.is_default()) {
+                Some(r) => t::game_under_rules(&number, &text::rules_name(r)),
+                None => number,
+            };
             let result = match g.result {
                 None if i < last => t::game_replaced().to_string(),
                 None => t::game_going().to_string(),
@@ -541,12 +551,7 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
                     t::game_result(&who, finish_text(finish))
                 }
             };
-            t::game_line(
-                &(g.number + 1).to_string(),
-                &colours,
-                &result,
-                &g.turns.to_string(),
-            )
+            t::game_line(&number, &colours, &result, &g.turns.to_string())
         })
     };
     let mut lines: Vec<Text> = games
@@ -717,6 +722,35 @@ mod tests {
         assert!(largest as u64 <= MAX_BYTES, "{largest} B");
         // Not much more: a file well beyond it is junk, refused by its size.
         assert!(MAX_BYTES < largest as u64 + 500_000, "{largest} B");
+    }
+
+    #[test]
+    fn a_room_under_other_rules_with_colours_by_lot_says_both_for_each_game() {
+        use engine::session::{Command, Loopback, Proposal, Seat};
+        let mut net = Loopback::new(GameKind::Morris, 100);
+        let o = net
+            .host()
+            .options(100, engine::morris::Rules::LASKER, true, 0);
+        net.exchange(Seat::Host, Command::Options(o));
+        net.exchange(
+            Seat::Guest,
+            Command::Propose(Proposal::NewGame { max_turns: None }),
+        );
+        net.exchange(Seat::Host, Command::Reply { accept: true });
+        let v = open(&net.guest().export());
+        assert!(v.verdict.as_ref().unwrap().ok);
+        let games = &v.game.as_ref().unwrap().games;
+        assert_eq!(games.len(), 2);
+        for (i, line) in games.iter().enumerate() {
+            let host = net.host().room().games()[i].host;
+            let colours = format!(
+                "l'hôte joue {}, l'invité {} (tirés au sort)",
+                text::colour(host),
+                text::colour(host.opponent())
+            );
+            let start = format!("Partie {} (Lasker (10 pions)) : {colours} — ", i + 1);
+            assert!(line.get().starts_with(&start), "{line}");
+        }
     }
 
     #[test]
