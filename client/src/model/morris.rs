@@ -547,8 +547,12 @@ mod tests {
         assert_eq!((m.game().turns(), m.game().rules()), (0, Rules::LASKER));
         assert_eq!(m.game().max_turns(), 90);
         assert_eq!(
-            m.rules,
-            RulesForm::new(Rules::LASKER),
+            (
+                m.rules.rules,
+                m.rules.quiet_text.as_str(),
+                m.rules.error.clone()
+            ),
+            (Rules::LASKER, "0", None),
             "the page shows them"
         );
         // Another new game keeps them.
