@@ -149,7 +149,10 @@ impl Model {
         let pending = (g.phase() == Phase::Capture)
             .then(|| g.last_turn().map(|t| format!("{t}x…")))
             .flatten();
-        HistoryView::of(&self.table, pending, self.browse)
+        HistoryView {
+            rules: Some(text::rules_name(g.rules())),
+            ..HistoryView::of(&self.table, pending, self.browse)
+        }
     }
 
     /// Handles one event; says what the page must do.
@@ -555,6 +558,7 @@ mod tests {
             (Rules::LASKER, "0", None),
             "the page shows them"
         );
+        assert_eq!(m.history().rules.as_deref(), Some("Lasker (10 pions)"));
         // Another new game keeps them.
         m.update(Event::AskNewGame);
         m.update(Event::ConfirmNewGame);
