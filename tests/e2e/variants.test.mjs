@@ -57,6 +57,12 @@ const ruleSet = (page) => page.locator('aside.rules').getByLabel('Règles du jeu
 /** The canonical rules of the game on the page (the rules panel's hook). */
 const rulesInForce = (page) => page.locator('.rules-name').getAttribute('data-rules');
 
+/** The rules panel and the history both say the rules in force, in these words. */
+async function assertRulesSaid(page, words) {
+  await page.locator('.rules-name').getByText(words).waitFor();
+  assert.equal((await page.locator('[data-history-rules]').textContent()).trim(), words);
+}
+
 async function playByClicks(page, record) {
   for (const token of record.split(' ').filter(Boolean)) {
     for (const p of morrisClicks(token)) await page.locator(`[data-point="${p}"]`).click();
@@ -79,7 +85,7 @@ test('a whole Lasker game by clicks: placing or sliding while the reserve lasts,
   const { page, context, requests, errors } = await open('/moulin');
   await ruleSet(page).selectOption({ label: 'Lasker (10 pions)' });
   assert.equal(await rulesInForce(page), 'pieces=10,diagonals=0,flying=1,lasker=1,quiet=0');
-  await page.getByText('Règles en vigueur : Lasker (10 pions).').waitFor();
+  await assertRulesSaid(page, 'Règles en vigueur : Lasker (10 pions).');
   await page.getByText(/règle de Lasker/).waitFor();
   assert.match(await page.locator('[data-player="0"] .detail').textContent(), /Pose ou déplacement \(10 jetons restants\)/);
   const loaded = requests.length;
@@ -147,7 +153,7 @@ test('the rules one by one: diagonals only when in play, a refused number, the n
   await aside.getByLabel('Quatre diagonales').check();
   assert.equal(await links(page).count(), 40);
   assert.equal(await ruleSet(page).inputValue(), '', '« Personnalisées »');
-  await page.getByText('Règles en vigueur : Personnalisées : 9 pions, diagonales.').waitFor();
+  await assertRulesSaid(page, 'Règles en vigueur : Personnalisées : 9 pions, diagonales.');
   await aside.getByLabel('Quatre diagonales').uncheck();
   assert.equal(await links(page).count(), 32);
   assert.equal(await ruleSet(page).inputValue(), 'nine', 'the classic game again');
@@ -162,7 +168,7 @@ test('the rules one by one: diagonals only when in play, a refused number, the n
   await quiet.fill('40');
   assert.equal(await aside.locator('.notice').count(), 0);
   assert.equal(await rulesInForce(page), 'pieces=11,diagonals=0,flying=0,lasker=0,quiet=40');
-  await page.getByText('Règles en vigueur : Personnalisées : 11 pions, sans vol, nul après 40 tours sans prise.').waitFor();
+  await assertRulesSaid(page, 'Règles en vigueur : Personnalisées : 11 pions, sans vol, nul après 40 tours sans prise.');
   await page.getByText(/Pas de saut/).waitFor();
   await page.getByText(/après 40 tours de suite sans capture/).waitFor();
   assert.match(await page.locator('[data-player="0"] .detail').textContent(), /11 jetons restants/);
@@ -260,7 +266,7 @@ test('in English, and at phone width: the rules choice, the panel and the board'
   const { page, context, errors } = await open('/moulin', { locale: 'en-GB' });
   const aside = page.locator('aside.rules');
   await aside.getByLabel('Rule set').selectOption({ label: 'Lasker (10 pieces)' });
-  await page.getByText('Rules in force: Lasker (10 pieces).').waitFor();
+  await assertRulesSaid(page, 'Rules in force: Lasker (10 pieces).');
   await page.getByText(/Lasker's rule/).waitFor();
   assert.match(await page.locator('[data-player="0"] .detail').textContent(), /Placing or moving \(10 pieces left\)/);
   await playByClicks(page, 'a7 d7');
