@@ -196,7 +196,14 @@ impl Viewer {
     /// The history panel.
     pub fn history(&self) -> Option<HistoryView> {
         let g = self.game.as_ref()?;
-        Some(HistoryView::new(&g.turns, None, self.browse))
+        let rules = match g.positions.first() {
+            Some(AnyGame::Morris(m)) => Some(text::rules_name(m.rules())),
+            _ => None,
+        };
+        Some(HistoryView {
+            rules,
+            ..HistoryView::new(&g.turns, None, self.browse)
+        })
     }
 
     fn refuse(&mut self, transcript: bool, text: Text) {
@@ -887,6 +894,10 @@ mod tests {
             ]
         );
         assert_eq!(facts.iter().filter(|(k, _)| k == "Règles").count(), 1);
+        assert_eq!(
+            v.history().unwrap().rules.as_deref(),
+            Some("Douze pions (diagonales)")
+        );
         // Without the header the same record is refused: no diagonal, no mill.
         let plain = open("[Game \"morris\"]\na7 d7 b6 d6 c5xd7\n");
         assert!(!plain.verdict.unwrap().ok);
