@@ -522,10 +522,14 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
             Text::new(move || text::game_name(kind).to_string()),
         ));
         let limit = rules.max_turns.to_string();
+        let variant = v.room.morris_rules;
         facts.push((
             Text::of(t::fact_rules),
             Text::new(move || match kind {
-                GameKind::Morris => t::rules_limit(&limit),
+                GameKind::Morris if variant.is_default() => t::rules_limit(&limit),
+                GameKind::Morris => {
+                    format!("{}, {}", text::rules_name(variant), t::rules_limit(&limit))
+                }
                 GameKind::Meta => t::rules_none().to_string(),
             }),
         ));
