@@ -447,7 +447,11 @@ impl<P: Copy + Eq> RoomModel<P> {
                 }
                 _ => None,
             };
-            HistoryView::of(t, pending, self.local.browse)
+            let mut history = HistoryView::of(t, pending, self.local.browse);
+            if let AnyGame::Morris(m) = t.game() {
+                history.rules = Some(game_text::rules_name(m.rules()));
+            }
+            history
         })
     }
 
