@@ -148,7 +148,11 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   await guest.locator('[data-presence="left"]').waitFor();
   await host.getByText('Votre adversaire a quitté le salon.').waitFor();
   assert.match(await host.locator('[data-status]').textContent(), /Rouge \(vous\) gagne : Bleu a quitté le salon/);
-  assert.deepEqual(h.errors, []);
+  // The reloaded host may ask the relay about the room before the relay has noticed its old
+  // socket close: the answer is a 409 (« two in the room »), which the browser itself logs, and
+  // the page tries again (the room test below checks the full room's own page).
+  const racedReload = /Failed to load resource: the server responded with a status of 409/;
+  assert.deepEqual(h.errors.filter((e) => !racedReload.test(e)), []);
   assert.deepEqual(g.errors, []);
   await h.context.close();
   await g.context.close();
