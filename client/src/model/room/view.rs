@@ -532,7 +532,9 @@ impl<P: Copy + Eq> RoomModel<P> {
             PlayerView {
                 player: p,
                 active: in_progress && g.to_move() == p,
+                // Until the colours are drawn, neither card is ours.
                 title: match s.standing() {
+                    _ if s.room().draw_pending() => name,
                     Standing::Seated if p == s.player() => t::card_mine(&name),
                     Standing::Seated => t::card_theirs(&name),
                     _ => name,
