@@ -39,6 +39,25 @@ pub fn webrtc_available() -> bool {
         .is_ok_and(|v| v.is_function())
 }
 
+/// How many players the relay counts in a room now (`GET /ws/<room>`: `{"peers":N}`, or 409 when
+/// it holds two); `None` when the relay does not answer, or refuses for another reason.
+pub async fn room_peers(room: &str) -> Option<u32> {
+    let promise = web_sys::window()?.fetch_with_str(&format!("/ws/{room}"));
+    let resp: web_sys::Response = JsFuture::from(promise).await.ok()?.dyn_into().ok()?;
+    match resp.status() {
+        409 => Some(2),
+        200 => {
+            let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+            let json = js_sys::JSON::parse(&text).ok()?;
+            let peers = js_sys::Reflect::get(&json, &"peers".into())
+                .ok()?
+                .as_f64()?;
+            (0.0..=2.0).contains(&peers).then_some(peers as u32)
+        }
+        _ => None,
+    }
+}
+
 /// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
 pub fn seed() -> u64 {
     random::<8>().map_or(0, u64::from_le_bytes)

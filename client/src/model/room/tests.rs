@@ -953,3 +953,26 @@ fn the_host_proposes_new_rules_and_colours_by_lot_with_a_new_game() {
         assert_eq!((v.rules, v.lot), (Some(Rules::TWELVE), true));
     }
 }
+
+#[test]
+fn a_guest_in_a_room_nobody_is_in_is_told_at_once_and_a_leaver_is_said_by_the_board() {
+    let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
+    let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+    let mut room = RoomModel::<u8>::new(guest);
+    assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::AskWhy]);
+    room.update(Input::Net(Net::RoomPeers(0)), 5);
+    room.update(Input::Net(Net::Why(Ok(None))), 5);
+    room.update(Input::Net(Net::Joined), 10);
+    let v = room.view(20);
+    assert_eq!(v.status, t::nobody_here());
+    assert!(!room.view(40_000).expired, "one message, not two");
+
+    // After a finished game, the other player leaves: the status line says it too.
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(1, Event::AskResign);
+    p.ui(1, Event::Confirm);
+    p.ui(1, Event::AskLeave);
+    p.ui(1, Event::Confirm);
+    let status = p.view(0).status;
+    assert!(status.ends_with(t::other_left()), "{status}");
+}

@@ -324,6 +324,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             },
             expired: !blocked
                 && no_webrtc.is_none()
+                && !self.driver.room_empty()
                 && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some() && seated,
             export: self.export_view(),
@@ -370,7 +371,24 @@ impl<P: Copy + Eq> RoomModel<P> {
             _ if s.room().in_progress() && s.reveal_due().is_some_and(|t| now >= t) => {
                 t::drawing_overdue().to_string()
             }
-            _ => text::status(s),
+            // A guest that never met the host, in a room the relay found empty.
+            _ if self.driver.room_empty() && s.game().is_none() && s.seat() == Seat::Guest => {
+                t::nobody_here().to_string()
+            }
+            _ => {
+                // The other player left after the game ended (its leaving mid-game is the
+                // result itself): said by the board, not only in the room panel.
+                let other = s.seat().other();
+                let room = s.room();
+                let left_after = room.left[other.index()]
+                    && room.ending != Some(engine::session::Ending::Left(other));
+                match text::status(s) {
+                    status if left_after && !self.driver.left() => {
+                        format!("{status} {}", t::other_left())
+                    }
+                    status => status,
+                }
+            }
         }
     }
 
