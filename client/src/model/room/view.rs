@@ -352,6 +352,8 @@ impl<P: Copy + Eq> RoomModel<P> {
         Some(
             match (s.room().hello[Seat::Host.index()], s.invite().preview) {
                 (false, Some(p)) => p.rules,
+                // A code says nothing of the rules: they are known once the host is met.
+                (false, None) if s.invite().code().is_some() => return None,
                 _ => s.room().morris_rules,
             },
         )
