@@ -235,7 +235,7 @@ fn refusals_are_explained_and_proposals_round_trip() {
     let theirs = p.view(1).their_proposal.expect("the guest is asked");
     assert_eq!(
         theirs.title,
-        "Votre adversaire demande à annuler le dernier tour."
+        "Votre adversaire demande à annuler le dernier tour, e5."
     );
     assert_eq!(theirs.countdown, "Réponse attendue dans 1:00.");
     assert_eq!(p.view(1).title, Some("Demande de votre adversaire"));

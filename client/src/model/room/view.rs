@@ -444,12 +444,27 @@ impl<P: Copy + Eq> RoomModel<P> {
         })
     }
 
+    /// The turn an undo would take back, in the game's notation: the turn in progress (a Morris
+    /// capture pending: « g7x… »), else the last completed one.
+    fn undone_turn(&self) -> Option<String> {
+        let t = self.session().room().table()?;
+        match t.game() {
+            AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
+                m.last_turn().map(|turn| format!("{turn}x…"))
+            }
+            _ => t.turns().last().map(|turn| turn.to_string()),
+        }
+    }
+
     /// The other side's open proposal, with our time left to answer once it runs.
     fn their_proposal(&self, now: u64) -> Option<TheirProposal> {
         let [_, theirs] = self.session().proposals();
         theirs.map(|(open, deadline)| TheirProposal {
             key: open.seq,
-            title: text::their_proposal(open.proposal),
+            title: match (open.proposal, self.undone_turn()) {
+                (Proposal::Undo, Some(turn)) => t::they_ask_undo_turn(&turn),
+                (p, _) => text::their_proposal(p),
+            },
             countdown: if deadline >= u64::MAX / 2 {
                 String::new()
             } else {
