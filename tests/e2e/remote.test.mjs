@@ -265,6 +265,9 @@ test('join by code; malformed link, other game and full room get clear messages'
   await third.page.goto(link);
   await third.page.locator('main[data-room-full]').getByRole('heading', { name: 'Salon complet' }).waitFor({ timeout: 20000 });
   await screenshot(third.page, 'remote-room-full-desktop');
+  // That page tries again now and then (a seat may free up): it leaves, or it could take the
+  // guest's place at the relay below, before the copy does.
+  await third.page.goto('about:blank');
 
   // Another copy, kept off the network (its requests to the relay are held), writes
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has

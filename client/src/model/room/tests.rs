@@ -965,7 +965,13 @@ fn a_guest_in_a_room_nobody_is_in_is_told_at_once_and_a_leaver_is_said_by_the_bo
     room.update(Input::Net(Net::Joined), 10);
     let v = room.view(20);
     assert_eq!(v.status, t::nobody_here());
-    assert!(!room.view(40_000).expired, "one message, not two");
+    let later = room.view(40_000);
+    assert!(!later.expired, "one message, not two");
+    assert_eq!(
+        later.status,
+        t::expired(),
+        "after 30 s, the line says the room may have expired"
+    );
 
     // After a finished game, the other player leaves: the status line says it too.
     let mut p = Pair::new(GameKind::Meta);

@@ -374,8 +374,13 @@ impl<P: Copy + Eq> RoomModel<P> {
                 t::drawing_overdue().to_string()
             }
             // A guest that never met the host, in a room the relay found empty.
+            // After 30 s, the room may have expired: said in the same line, not a second one.
             _ if self.driver.room_empty() && s.game().is_none() && s.seat() == Seat::Guest => {
-                t::nobody_here().to_string()
+                if self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS) {
+                    t::expired().to_string()
+                } else {
+                    t::nobody_here().to_string()
+                }
             }
             _ => {
                 // The other player left after the game ended (its leaving mid-game is the
