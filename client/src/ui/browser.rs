@@ -1,11 +1,11 @@
 //! The few browser services every page may use, each behind a small function: the clock, a
-//! timer to await, random bytes, the clipboard, the location. The remote pages' own (storage,
-//! locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
+//! timer to await, random bytes, the clipboard, the share sheet, the location. The remote pages'
+//! own (storage, locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The wall clock, in ms since the epoch (what the session's times are).
@@ -97,19 +97,44 @@ pub fn location_href() -> String {
         .unwrap_or_default()
 }
 
-/// Copies text to the clipboard; false when the browser refuses.
-pub fn copy_text(text: &str) -> bool {
+/// Copies text to the clipboard, then says whether the browser did: it may refuse (no
+/// permission; no clipboard at all in a page served without HTTPS but from this machine).
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    let nav = web_sys::window().map(|w| w.navigator());
+    // `navigator.clipboard` is undefined where there is none, which web-sys cannot say.
+    let clipboard = nav
+        .and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok())
+        .filter(|c| !c.is_undefined())
+        .map(|c| c.unchecked_into::<web_sys::Clipboard>().write_text(text));
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = match clipboard {
+            Some(promise) => JsFuture::from(promise).await.is_ok(),
+            None => false,
+        };
+        done(ok);
+    });
+}
+
+/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops).
+pub fn can_share() -> bool {
+    web_sys::window()
+        .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))
+}
+
+/// Opens the browser's share sheet with a text and a link. What the player does there (share,
+/// or close it) is theirs: nothing comes back to the page.
+pub fn share(text: &str, url: &str) {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
-        return false;
+        return;
     };
-    let clipboard = js_sys::Reflect::get(&nav, &"clipboard".into()).unwrap_or(JsValue::UNDEFINED);
-    let write = js_sys::Reflect::get(&clipboard, &"writeText".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    match write {
-        Some(f) => f.call1(&clipboard, &text.into()).is_ok(),
-        None => false,
-    }
+    let data = web_sys::ShareData::new();
+    data.set_text(text);
+    data.set_url(url);
+    let sheet = JsFuture::from(nav.share_with_data(&data));
+    // Awaited so that a sheet closed without sharing (a rejection) is not an uncaught error.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = sheet.await;
+    });
 }
 
 /// A `data:` URL holding text, for a download link.

@@ -386,8 +386,15 @@ fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
         Some(30 + client_net::DIRECT_MS),
         "nothing moves until the guest comes, but the relay is asked whether it is there"
     );
-    room.update(Input::Ui(Event::Copied(true)), 40);
-    assert_eq!(room.view(40).invite.unwrap().copied, Some(true));
+    room.update(Input::Ui(Event::Copied(Copyable::Link, true)), 40);
+    assert_eq!(
+        room.view(40).invite.unwrap().copied,
+        Some((Copyable::Link, true))
+    );
+    room.update(Input::Ui(Event::Copied(Copyable::Code, false)), 41);
+    let invite = room.view(41).invite.unwrap();
+    assert_eq!(invite.copied, Some((Copyable::Code, false)));
+    assert_eq!(invite.kind, GameKind::Meta);
     // The relay goes: the retry counts down, second by second.
     assert_eq!(
         room.update(Input::Net(Net::Closed), 1_500),

@@ -1,7 +1,7 @@
 //! What the room page shows, as plain data: the components render a [`View`] and know nothing
 //! of the session, the protocol or the connection.
 
-use super::{text, Dialog, RoomModel};
+use super::{text, Copyable, Dialog, RoomModel};
 use crate::i18n::{t, Text};
 use crate::model::history::HistoryView;
 use crate::model::text as game_text;
@@ -149,10 +149,12 @@ pub struct ExportView {
 /// The invitation panel (the host, until the guest comes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InviteView {
+    /// Which game (what the share sheet's text names).
+    pub kind: GameKind,
     /// The short code, in groups of four.
     pub code: Option<String>,
-    /// The link was copied (or the copy failed).
-    pub copied: Option<bool>,
+    /// The last copy of the link or the code, and whether the browser made it.
+    pub copied: Option<(Copyable, bool)>,
 }
 
 /// Everything the room page shows.
@@ -290,6 +292,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 .map(Text::get)
                 .or_else(|| self.unkept.then(|| t::seat_not_kept_room().to_string())),
             invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| InviteView {
+                kind,
                 code: s.invite().code().map(engine::session::Invite::format_code),
                 copied: self.copied,
             }),
