@@ -18,7 +18,7 @@
 //! assert_eq!((err.index, err.token.as_str()), (1, "e5"));
 //! ```
 
-use crate::morris::{Morris, Rules};
+use crate::morris::{Morris, Rules, RulesError};
 use crate::{AnyGame, Game, GameKind, Illegal, ParseError, Player};
 use std::fmt;
 
@@ -124,8 +124,31 @@ pub fn headers(text: &str) -> impl Iterator<Item = (usize, &str, &str)> {
 pub struct HeaderError {
     /// 1-based line of the header in the record (0: no line, e.g. no game named anywhere).
     pub line: usize,
-    /// What is wrong.
+    /// What kind of problem: what a page says in its player's language.
+    pub flaw: HeaderFlaw,
+    /// What is wrong, in English (the command line's message).
     pub message: String,
+}
+
+/// The kinds of [`HeaderError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderFlaw {
+    /// A second header of this name (`Game`, `MaxTurns` or `Rules`).
+    Twice(&'static str),
+    /// A `Game` that names no game.
+    UnknownGame,
+    /// A `MaxTurns` outside 1–500.
+    BadLimit,
+    /// A `Rules` that does not read.
+    BadRules(RulesError),
+    /// No game named, in the record or by its reader.
+    NoGame,
+    /// The record's game is not the one asked for.
+    OtherGame,
+    /// `MaxTurns` or `Rules` for a game of Méta Morpion.
+    MorrisOnly,
+    /// A limit or rules other than the ones given.
+    Contradiction,
 }
 
 impl fmt::Display for HeaderError {
@@ -157,30 +180,45 @@ impl Setup {
     pub fn read(text: &str) -> Result<Setup, HeaderError> {
         let mut s = Setup::default();
         for (line, name, value) in headers(text) {
-            let bad = |message: String| HeaderError { line, message };
+            let bad = |flaw: HeaderFlaw, message: String| HeaderError {
+                line,
+                flaw,
+                message,
+            };
+            let twice = |name: &'static str| {
+                bad(HeaderFlaw::Twice(name), format!("a second {name} header"))
+            };
             match name {
-                "Game" if s.game.is_some() => return Err(bad("a second Game header".into())),
+                "Game" if s.game.is_some() => return Err(twice("Game")),
                 "Game" => {
-                    let kind = GameKind::from_name(value)
-                        .ok_or_else(|| bad(format!("unknown game {value:?} (morris or meta)")))?;
+                    let kind = GameKind::from_name(value).ok_or_else(|| {
+                        bad(
+                            HeaderFlaw::UnknownGame,
+                            format!("unknown game {value:?} (morris or meta)"),
+                        )
+                    })?;
                     s.game = Some((kind, line));
                 }
-                "MaxTurns" if s.max_turns.is_some() => {
-                    return Err(bad("a second MaxTurns header".into()))
-                }
+                "MaxTurns" if s.max_turns.is_some() => return Err(twice("MaxTurns")),
                 "MaxTurns" => {
                     let n = value
                         .parse::<u32>()
                         .ok()
                         .filter(|&n| crate::morris::check_max_turns(n).is_ok())
-                        .ok_or_else(|| bad(format!("turn limit {value:?} is not 1–500")))?;
+                        .ok_or_else(|| {
+                            bad(
+                                HeaderFlaw::BadLimit,
+                                format!("turn limit {value:?} is not 1–500"),
+                            )
+                        })?;
                     s.max_turns = Some((n, line));
                 }
-                "Rules" if s.rules.is_some() => return Err(bad("a second Rules header".into())),
+                "Rules" if s.rules.is_some() => return Err(twice("Rules")),
                 "Rules" => {
-                    let rules = value
-                        .parse::<Rules>()
-                        .map_err(|e| bad(format!("rules {value:?}: {e}")))?;
+                    let rules = value.parse::<Rules>().map_err(|e| {
+                        let message = format!("rules {value:?}: {e}");
+                        bad(HeaderFlaw::BadRules(e), message)
+                    })?;
                     s.rules = Some((rules, line));
                 }
                 // Information only: the first well-formed one is kept for display.
@@ -220,6 +258,7 @@ impl Setup {
             (Some((written, line)), Some(given)) if written != given => {
                 return Err(HeaderError {
                     line,
+                    flaw: HeaderFlaw::OtherGame,
                     message: format!(
                         "the record is a {} game, not {}",
                         written.as_str(),
@@ -231,6 +270,7 @@ impl Setup {
             (None, None) => {
                 return Err(HeaderError {
                     line: 0,
+                    flaw: HeaderFlaw::NoGame,
                     message: "name the game: morris or meta (or a [Game \"…\"] header)".into(),
                 })
             }
@@ -239,12 +279,14 @@ impl Setup {
             (Some((_, line)), _) if kind == GameKind::Meta => {
                 return Err(HeaderError {
                     line,
+                    flaw: HeaderFlaw::MorrisOnly,
                     message: "MaxTurns applies to morris only".into(),
                 })
             }
             (Some((written, line)), Some(given)) if written != given => {
                 return Err(HeaderError {
                     line,
+                    flaw: HeaderFlaw::Contradiction,
                     message: format!("the record's turn limit is {written}, not {given}"),
                 })
             }
@@ -255,18 +297,21 @@ impl Setup {
             (Some((_, line)), _) if kind == GameKind::Meta => {
                 return Err(HeaderError {
                     line,
+                    flaw: HeaderFlaw::MorrisOnly,
                     message: "Rules applies to morris only".into(),
                 })
             }
             (None, Some(_)) if kind == GameKind::Meta => {
                 return Err(HeaderError {
                     line: self.game.map_or(0, |(_, l)| l),
+                    flaw: HeaderFlaw::MorrisOnly,
                     message: "the record is a meta game: rules apply to morris only".into(),
                 })
             }
             (Some((written, line)), Some(given)) if written != given => {
                 return Err(HeaderError {
                     line,
+                    flaw: HeaderFlaw::Contradiction,
                     message: format!(
                         "the record's rules are {} ({written}), not {} ({given})",
                         written.short(),
@@ -279,6 +324,7 @@ impl Setup {
         };
         let limit_error = |e: crate::morris::LimitOutOfRange| HeaderError {
             line: self.max_turns.map_or(0, |(_, l)| l),
+            flaw: HeaderFlaw::BadLimit,
             message: e.to_string(),
         };
         match kind {
@@ -445,6 +491,7 @@ mod tests {
             e,
             RecordError::Header(HeaderError {
                 line: 1,
+                flaw: HeaderFlaw::OtherGame,
                 message: "the record is a morris game, not meta".into()
             })
         );
@@ -528,6 +575,7 @@ mod tests {
             e,
             RecordError::Header(HeaderError {
                 line: 2,
+                flaw: HeaderFlaw::Contradiction,
                 message: "the record's rules are twelve (pieces=12,diagonals=1,flying=1,\
                           lasker=0,quiet=0), not lasker (pieces=10,diagonals=0,flying=1,\
                           lasker=1,quiet=0)"
@@ -577,7 +625,7 @@ mod tests {
         let long = format!("[Rules \"{}\"]", "nine,".repeat(100));
         let e = replay_all(&long, Some(GameKind::Morris), None).unwrap_err();
         assert!(
-            matches!(e, RecordError::Header(HeaderError { line: 1, ref message })
+            matches!(e, RecordError::Header(HeaderError { line: 1, ref message, .. })
             if message.contains("at most 200"))
         );
     }

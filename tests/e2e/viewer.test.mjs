@@ -220,6 +220,15 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   const record = await download('record');
   assert.match(record, /^\[Game "morris"\]\n\[MaxTurns "100"\]\n\[Blue "hôte"\]\n\[Red "invité"\]\n\[Date "\d{4}-\d\d-\d\d"\]\n\[Result "\*"\]\n/);
   assert.equal(JSON.parse(execFileSync(ENGINE_BIN, ['replay'], { input: record }).toString()).turns, 6);
+  // Each room page shows both keys by the fingerprints the viewer and `engine verify` show.
+  const keysOf = async (page) => Object.fromEntries(await Promise.all(['host', 'guest'].map(async (seat) =>
+    [seat, await page.locator(`[data-key="${seat}"]`).textContent()])));
+  const guestKeys = await keysOf(g.page);
+  assert.match(guestKeys.host, /^Hôte : clé [0-9a-f]{16}$/);
+  assert.match(guestKeys.guest, /^Invité : clé [0-9a-f]{16} \(vous\)$/);
+  const hostKeys = await keysOf(h.page);
+  assert.equal(hostKeys.host, `${guestKeys.host} (vous)`);
+  assert.equal(`${hostKeys.guest} (vous)`, guestKeys.guest);
 
   // The viewer, from the export panel's link.
   await g.page.locator('[data-viewer-link]').click();
@@ -232,6 +241,12 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   const facts = await g.page.locator('.facts').textContent();
   const story = JSON.parse(execFileSync(ENGINE_BIN, ['verify'], { input: transcript }).toString()).room;
   assert.ok(facts.includes(story.host.fingerprint) && facts.includes(story.guest.fingerprint), facts);
+  assert.ok(guestKeys.host.endsWith(story.host.fingerprint) && guestKeys.guest.includes(story.guest.fingerprint));
+  // The page's own words for its controls: the browser's file button (in the browser's
+  // language) is not what the player reads.
+  const shown = await g.page.locator('main').innerText();
+  assert.ok(!/Choose File|No file chosen/.test(shown), shown);
+  assert.ok(await g.page.locator('label.file-button', { hasText: 'Choisir un fichier' }).isVisible());
   assert.match(await g.page.locator('.room-games').textContent(), /Partie 1 : l'hôte joue bleu, l'invité rouge — en cours, 6 tours\./);
   await screenshot(g.page, 'viewer-transcript-desktop');
 
@@ -254,7 +269,8 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   assert.equal(await g.page.locator('.drop.over').count(), 0);
   assert.deepEqual(await historyTexts(g.page), tokens.slice(0, 6));
 
-  // Tampered copies: refused naming the entry `engine verify` names.
+  // Tampered copies: refused naming the entry `engine verify` names (from 1, as people count;
+  // the command line's index is from 0), in French words only.
   const lines = transcript.split('\n');
   const flip = [...lines];
   flip[9] = flip[9].slice(0, 40) + (flip[9][40] === '0' ? '1' : '0') + flip[9].slice(41);
@@ -265,11 +281,13 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
     assert.equal(cli.status, 1, name);
     const { entry } = JSON.parse(cli.stdout.toString());
     await giveFile(g.page, `${name}.transcript`, bad);
-    await g.page.locator(`[data-verified="false"]:has-text("l'entrée ${entry} est invalide")`).waitFor();
+    await g.page.locator(`[data-verified="false"]:has-text("l'entrée n° ${entry + 1} (ligne ${entry + 5} du fichier)")`).waitFor();
     assert.ok(entry >= 3, `${name}: ${entry}`);
+    const said = (await verdict(g.page)).text;
+    assert.ok(!said.includes(JSON.parse(cli.stdout.toString()).message), said);
   }
 
-  // A record with an illegal move: its token and index, as engine replay.
+  // A record with an illegal move: its turn and token, as engine replay (whose index is from 0).
   const illegal = '[Game "morris"]\nd6 b4 d6 a1\n';
   const cli = spawnSync(ENGINE_BIN, ['replay'], { input: illegal });
   const { index, token } = JSON.parse(cli.stdout.toString());
@@ -277,15 +295,19 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   await g.page.getByRole('button', { name: 'Ouvrir le texte collé' }).click();
   v = await verdict(g.page);
   assert.equal(v.verified, 'false');
-  assert.ok(v.text.includes(`(indice ${index}), « ${token} »`), v.text);
+  assert.ok(v.text.includes(`le tour n° ${index + 1}, « ${token} »`), v.text);
   assert.equal(await g.page.locator(TURNS).count(), 0);
 
   // 10 MB of junk: refused before reading, at once.
   const t0 = Date.now();
   await giveFile(g.page, 'junk.bin', Buffer.alloc(10_000_000, 7));
-  await g.page.locator('[data-verified="false"]:has-text("Fichier refusé : 10,0 Mo")').waitFor({ timeout: 3000 });
+  await g.page.locator('[data-verified="false"]:has-text("Fichier refusé : 10,0 Mo, c\'est plus que les 9 Mo")').waitFor({ timeout: 3000 });
   const junkMs = Date.now() - t0;
   console.log(`# viewer: 10 MB junk file refused in ${junkMs} ms (picker to verdict)`);
+  // 5 MB that are not text (the browser decodes them to 9 MB of replacement characters): said
+  // so, with the file's own size never misread.
+  await giveFile(g.page, 'photo.jpg', Buffer.alloc(5_000_000, 0xff));
+  await g.page.locator('[data-verified="false"]:has-text("Fichier refusé : ce n\'est pas du texte")').waitFor();
   assert.deepEqual(h.errors, []);
   assert.deepEqual(g.errors, []);
   await h.context.close();

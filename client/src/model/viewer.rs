@@ -19,10 +19,10 @@
 use super::history::{Browse, HistoryView, Nav};
 use super::text;
 use crate::i18n::{t, Text};
-use engine::morris::Rules;
-use engine::record::{self, RecordError, Setup, TokenErrorKind};
-use engine::session::transcript::{self, Verified, Verifier, VerifyError};
-use engine::session::{Ending, Finish, GameSummary, Seat, Void};
+use engine::morris::RulesError;
+use engine::record::{self, HeaderFlaw, RecordError, Setup, TokenErrorKind};
+use engine::session::transcript::{self, Flaw, Verified, Verifier, VerifyError};
+use engine::session::{Ending, Finish, GameSummary, Refusal, Seat, Void};
 use engine::{AnyGame, GameKind, Illegal, Player};
 
 /// The largest file the viewer reads (bytes): checked before reading, so that a huge file is
@@ -35,7 +35,8 @@ pub const MAX_BYTES: u64 = 9_000_000;
 
 /// The largest record the viewer plays (bytes of text): an exported one is a few KB — seven
 /// headers, at most 500 turns of at most 9 characters —, so anything far bigger is refused
-/// before it is parsed, and cannot fill the page with its headers.
+/// before it is parsed, and cannot fill the page with its headers. The page states one limit,
+/// [`MAX_BYTES`]: this one is said as « far more than a game », not as a second number.
 pub const MAX_RECORD_BYTES: usize = 100_000;
 
 /// At most this many of a file's headers or a room's hand-overs are listed, each value cut to
@@ -47,12 +48,22 @@ const MAX_GAMES: usize = 100;
 /// What the page reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A file's text, or the pasted text, or the record of the URL.
+    /// The pasted text, or the record of the URL.
     Open {
         /// The text.
         text: String,
         /// The file's name.
         name: Option<String>,
+    },
+    /// A file's text, as the browser decoded it (UTF-8, each byte it could not read replaced by
+    /// U+FFFD, which takes three: a binary file's text is bigger than the file).
+    File {
+        /// The text.
+        text: String,
+        /// The file's name.
+        name: String,
+        /// The file's size, bytes.
+        bytes: u64,
     },
     /// A file too big to read, refused before reading.
     TooBig {
@@ -134,11 +145,23 @@ impl Viewer {
                 self.name = name;
                 self.open(text);
             }
+            Event::File { name, bytes, .. } if bytes > MAX_BYTES => {
+                self.update(Event::TooBig { bytes, name })
+            }
+            // No transcript nor record holds a byte that is not UTF-8.
+            Event::File { text, name, .. } if text.contains('\u{FFFD}') => {
+                self.name = Some(name);
+                self.refuse(false, Text::of(t::file_not_text));
+            }
+            Event::File { text, name, .. } => {
+                self.name = Some(name);
+                self.open(text);
+            }
             Event::TooBig { bytes, name } => {
                 self.name = Some(name);
                 self.refuse(
                     false,
-                    Text::new(move || t::file_too_big(&megabytes(bytes), &megabytes(MAX_BYTES))),
+                    Text::new(move || t::file_too_big(&megabytes(bytes), &limit_megabytes())),
                 );
             }
             Event::Unreadable(name) => {
@@ -235,10 +258,7 @@ impl Viewer {
             self.open_transcript(text)
         } else if text.len() > MAX_RECORD_BYTES {
             let size = (text.len() / 1000).to_string();
-            self.refuse(
-                false,
-                Text::new(move || t::record_too_big(&size, &(MAX_RECORD_BYTES / 1000).to_string())),
-            )
+            self.refuse(false, Text::new(move || t::record_too_big(&size)))
         } else {
             self.open_record(&text)
         }
@@ -247,13 +267,13 @@ impl Viewer {
     fn open_record(&mut self, text: &str) {
         let setup = match Setup::read(text) {
             Ok(s) => s,
-            Err(e) => return self.refuse(false, header_refusal(text, &e)),
+            Err(e) => return self.refuse(false, header_refusal(&e)),
         };
         let given = setup.game.is_none().then_some(self.kind);
         // The rules come from the `Rules` header (none: the classic game).
         let r = match record::replay_all(text, given, None) {
             Ok(r) => r,
-            Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(text, &e)),
+            Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(&e)),
             Err(RecordError::Token(e)) => {
                 let kind = setup.game.map_or(self.kind, |(k, _)| k);
                 let token: String = e.token.chars().take(40).collect();
@@ -270,12 +290,7 @@ impl Viewer {
                                 why.trim_end_matches('.').to_lowercase()
                             }
                         };
-                        t::record_illegal(
-                            &(e.index + 1).to_string(),
-                            &e.index.to_string(),
-                            &token,
-                            &why,
-                        )
+                        t::record_illegal(&(e.index + 1).to_string(), &token, &why)
                     }),
                 );
             }
@@ -310,7 +325,13 @@ impl Viewer {
                 "Reason" => Text::of(t::fact_reason),
                 other => data(short(other)),
             };
-            facts.push((label, data(short(value))));
+            // The values the game writes, in the player's words; others as written.
+            let words = match name.as_str() {
+                "Result" => result_words(value),
+                "Reason" => reason_words(value),
+                _ => None,
+            };
+            facts.push((label, words.unwrap_or_else(|| data(short(value)))));
         }
         if setup.all.len() > MAX_FACTS {
             let more = (setup.all.len() - MAX_FACTS).to_string();
@@ -353,12 +374,7 @@ impl Viewer {
     fn verified(&mut self, result: Result<Verified, VerifyError>) {
         let v = match result {
             Ok(v) => v,
-            Err(e) => {
-                return self.refuse(
-                    true,
-                    Text::new(move || t::transcript_refused(&e.entry.to_string(), &e.message)),
-                )
-            }
+            Err(e) => return self.refuse(true, Text::new(move || refusal_text(&e))),
         };
         let Some(table) = v.room.table() else {
             return self.refuse(true, Text::of(t::transcript_empty));
@@ -383,7 +399,7 @@ impl Viewer {
                         t::transcript_cheat(
                             seat_name(seat),
                             text::player_name(player),
-                            &entry.to_string(),
+                            &entry_words(entry),
                             &void_reason(why),
                         )
                     }),
@@ -442,25 +458,143 @@ fn data(text: String) -> Text {
     Text::new(move || text.clone())
 }
 
+/// A size in MB, rounded up to the tenth: a file refused for its size never reads as the limit.
 fn megabytes(bytes: u64) -> String {
-    format!("{:.1}", bytes as f64 / 1e6).replace('.', t::decimal_point())
+    let tenths = bytes.div_ceil(100_000);
+    format!("{}{}{}", tenths / 10, t::decimal_point(), tenths % 10)
 }
 
-/// Why a record's headers are refused: rules that do not read get their own words (with the
-/// engine's reason: the unknown name, the value out of range…).
-fn header_refusal(text: &str, e: &record::HeaderError) -> Text {
-    let bad_rules = record::headers(text)
-        .find(|&(line, name, _)| line == e.line && name == "Rules")
-        .and_then(|(_, _, value)| value.parse::<Rules>().err());
-    if let Some(why) = bad_rules {
-        let (line, why) = (e.line.to_string(), short(&why.to_string()));
-        return Text::new(move || t::record_bad_rules(&line, &why));
+/// The one limit the page states, in MB (the drop zone's hint and the refusal say the same).
+pub fn limit_megabytes() -> String {
+    (MAX_BYTES / 1_000_000).to_string()
+}
+
+/// An entry of a transcript (0-based index) as people count: from 1, with its line in the file
+/// (after the four header lines).
+fn entry_words(index: usize) -> String {
+    t::entry_at(&(index + 1).to_string(), &(index + 5).to_string())
+}
+
+/// Why a transcript is refused, in the player's words: which entry (numbered from 1, with its
+/// line in the file) and what is wrong with it.
+fn refusal_text(e: &VerifyError) -> String {
+    let entry = || entry_words(e.entry);
+    let why = match e.flaw {
+        Flaw::NotTranscript => return t::transcript_not_v1().to_string(),
+        Flaw::NoHostKey => return t::transcript_no_host_key().to_string(),
+        Flaw::Empty => return t::transcript_empty().to_string(),
+        Flaw::Header => t::verify_header().to_string(),
+        Flaw::Mismatch => t::verify_mismatch().to_string(),
+        Flaw::Damaged => t::verify_damaged(&entry()),
+        Flaw::Copy => t::verify_copy(&entry()),
+        Flaw::Order => t::verify_order(&entry()),
+        Flaw::Refused(r) => t::verify_refused(&entry(), refusal_words(r)),
+    };
+    t::transcript_refused(&why)
+}
+
+/// What the chains refuse of an entry.
+fn refusal_words(r: Refusal) -> &'static str {
+    match r {
+        Refusal::WrongRoom => t::refusal_wrong_room(),
+        Refusal::BadSignature => t::refusal_bad_signature(),
+        Refusal::NotHello => t::refusal_not_hello(),
+        Refusal::WrongHostKey => t::refusal_wrong_host_key(),
+        Refusal::BadProof => t::refusal_bad_proof(),
+        Refusal::UnknownGuest => t::refusal_unknown_guest(),
+        Refusal::Intruder => t::refusal_intruder(),
+        Refusal::BrokenChain => t::refusal_broken_chain(),
+        Refusal::UnknownSeen => t::refusal_unknown_seen(),
+        Refusal::TimeWentBack => t::refusal_time_went_back(),
+        Refusal::Fork => t::refusal_fork(),
+        Refusal::Gap => t::refusal_gap(),
+        Refusal::TooLong => t::refusal_too_long(),
+        Refusal::BadHandover => t::refusal_bad_handover(),
+        Refusal::Superseded => t::refusal_superseded(),
     }
-    let (line, why) = (e.line, e.message.clone());
-    Text::new(move || match line {
-        0 => t::record_no_game().to_string(),
-        l => t::record_bad_header(&l.to_string(), &why),
-    })
+}
+
+/// A `Result` header's value as the game writes it (docs/cli.md).
+fn result_words(value: &str) -> Option<Text> {
+    Some(Text::of(match value {
+        "1-0" => t::result_value_blue,
+        "0-1" => t::result_value_red,
+        "1/2-1/2" => t::result_value_draw,
+        "*" => t::result_value_playing,
+        _ => return None,
+    }))
+}
+
+/// A `Reason` header's value as the game writes it: the engine's reasons and the room's endings.
+fn reason_words(value: &str) -> Option<Text> {
+    use engine::Reason;
+    let rules = [
+        Reason::Pieces,
+        Reason::Blocked,
+        Reason::Repetition,
+        Reason::Limit,
+        Reason::Line,
+        Reason::AllClosed,
+        Reason::Full,
+        Reason::Quiet,
+    ];
+    if let Some(&r) = rules.iter().find(|r| r.as_str() == value) {
+        return Some(Text::new(move || finish_text(Finish::Rules(r)).to_string()));
+    }
+    Some(Text::of(match value {
+        "resigned" => t::finish_resigned,
+        "agreed" => t::finish_agreed,
+        "claimed" => t::finish_claimed,
+        "left" => t::finish_left,
+        _ => return None,
+    }))
+}
+
+/// Why rules do not read, in the player's words.
+fn rules_error_words(e: &RulesError) -> String {
+    match e {
+        RulesError::Empty => t::rules_error_empty().to_string(),
+        RulesError::TooLong(n) => {
+            t::rules_error_too_long(&n.to_string(), &engine::morris::MAX_RULES_LEN.to_string())
+        }
+        RulesError::EmptyItem(i) => t::rules_error_empty_item(&i.to_string()),
+        RulesError::UnknownName(s) => t::rules_error_unknown_name(&short(s)),
+        RulesError::NameNotFirst(s) => t::rules_error_name_not_first(&short(s)),
+        RulesError::NotKeyValue(s) => t::rules_error_not_key_value(&short(s)),
+        RulesError::UnknownKey(s) => t::rules_error_unknown_key(&short(s)),
+        RulesError::BadValue { param, value } => {
+            let range = param.range();
+            t::rules_error_bad_value(
+                &short(value),
+                param.key(),
+                &range.start().to_string(),
+                &range.end().to_string(),
+            )
+        }
+        RulesError::Duplicate(p) => t::rules_error_duplicate(p.key()),
+    }
+}
+
+/// Why a record's headers are refused, in the player's words (rules that do not read get
+/// their own sentence, with examples).
+fn header_refusal(e: &record::HeaderError) -> Text {
+    let line = e.line.to_string();
+    let why = match &e.flaw {
+        HeaderFlaw::NoGame => return Text::of(t::record_no_game),
+        HeaderFlaw::BadRules(r) => {
+            let r = r.clone();
+            return Text::new(move || t::record_bad_rules(&line, &rules_error_words(&r)));
+        }
+        HeaderFlaw::Twice(name) => {
+            let name = *name;
+            Text::new(move || t::header_twice(name))
+        }
+        HeaderFlaw::UnknownGame => Text::of(t::header_unknown_game),
+        HeaderFlaw::BadLimit => Text::of(t::header_bad_limit),
+        HeaderFlaw::MorrisOnly => Text::of(t::header_morris_only),
+        HeaderFlaw::OtherGame | HeaderFlaw::Contradiction => Text::of(t::header_contradiction),
+    };
+    Text::new(move || t::record_bad_header(&line, &why.get()))
 }
 
 fn game_of(kind: GameKind) -> &'static str {
@@ -489,7 +623,8 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
         v.guest_key.map_or(Text::of(t::not_arrived), |k| key(&k)),
     ));
     for h in v.handovers.iter().take(MAX_FACTS) {
-        let (entry, seat, player, crossed) = (h.entry.to_string(), h.seat, h.player, h.crossed);
+        let (entry, seat, player, crossed) =
+            ((h.entry + 1).to_string(), h.seat, h.player, h.crossed);
         let print = transcript::fingerprint(&h.key);
         facts.push((
             Text::new(move || t::fact_handover(&entry)),
@@ -618,6 +753,7 @@ fn finish_text(f: Finish) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::morris::Rules;
     use engine::session::{Command, Loopback, Seat, Step};
 
     fn played(kind: GameKind, max: u16, n: usize) -> Loopback {
@@ -811,7 +947,7 @@ mod tests {
     fn a_changed_byte_or_swapped_entries_are_refused_naming_the_entry() {
         let text = played(GameKind::Meta, 100, 12).host().export();
         let lines: Vec<&str> = text.lines().collect();
-        // One byte of entry 5 (file line 4 + 5).
+        // One byte of the sixth entry (index 5, file line 4 + 5 + 1).
         let mut changed = lines.clone();
         let line = changed[9].to_string();
         let flipped = format!(
@@ -828,12 +964,12 @@ mod tests {
             verdict
                 .text
                 .get()
-                .starts_with("Transcript refusé : l'entrée 5 est invalide"),
+                .starts_with("Transcript refusé : l'entrée n° 6 (ligne 10 du fichier)"),
             "{}",
             verdict.text
         );
         assert_eq!(v.game, None);
-        // Entries 6 and 7 swapped.
+        // The seventh and eighth entries swapped.
         let mut swapped = lines.clone();
         swapped.swap(10, 11);
         let verdict = open(&(swapped.join("\n") + "\n")).verdict.unwrap();
@@ -842,7 +978,7 @@ mod tests {
             verdict
                 .text
                 .get()
-                .starts_with("Transcript refusé : l'entrée 6 est invalide"),
+                .starts_with("Transcript refusé : l'entrée n° 7 (ligne 11 du fichier)"),
             "{}",
             verdict.text
         );
@@ -856,11 +992,11 @@ mod tests {
         let verdict = open("[Game \"morris\"]\nd6 b4 d6\n").verdict.unwrap();
         assert_eq!(
             verdict.text,
-            "Notation refusée : le tour n° 3 (indice 2), « d6 », est illégal : ce point est déjà occupé."
+            "Notation refusée : le tour n° 3, « d6 », est illégal : ce point est déjà occupé."
         );
         let verdict = open("d6 zz9").verdict.unwrap();
         assert!(
-            verdict.text.get().contains("« zz9 »") && verdict.text.get().contains("indice 1"),
+            verdict.text.get().contains("le tour n° 2, « zz9 »"),
             "{}",
             verdict.text
         );
@@ -937,7 +1073,7 @@ mod tests {
         assert!(!verdict.ok);
         assert!(
             verdict.text.get().starts_with(
-                "Notation refusée : les règles de l'en-tête de la ligne 2 ne se lisent pas (unknown rule set \"ten\""
+                "Notation refusée : les règles de l'en-tête de la ligne 2 ne se lisent pas (« ten » n'est pas un nom de règles connu)"
             ),
             "{}",
             verdict.text
@@ -945,16 +1081,22 @@ mod tests {
         let verdict = open("[Rules \"twelve,pieces=13\"]\nd6\n").verdict.unwrap();
         assert!(
             verdict.text.get().contains("ligne 1")
-                && verdict.text.get().contains("9, 10, 11 or 12"),
+                && verdict
+                    .text
+                    .get()
+                    .contains("« 13 » ne convient pas pour pieces (de 9 à 12)"),
             "{}",
             verdict.text
         );
-        // Rules for the other game, or twice: the header's own message.
+        // Rules for the other game, or twice: said in words too.
         let verdict = open("[Game \"meta\"]\n[Rules \"nine\"]\ne5\n")
             .verdict
             .unwrap();
         assert!(
-            verdict.text.get().contains("morris only"),
+            verdict
+                .text
+                .get()
+                .contains("(cet en-tête ne vaut que pour le jeu du moulin)"),
             "{}",
             verdict.text
         );
@@ -962,7 +1104,7 @@ mod tests {
             .verdict
             .unwrap();
         assert!(
-            verdict.text.get().contains("a second Rules header"),
+            verdict.text.get().contains("(un deuxième en-tête Rules)"),
             "{}",
             verdict.text
         );
@@ -978,7 +1120,7 @@ mod tests {
             verdict
                 .text
                 .get()
-                .starts_with("Notation refusée : 100 Ko, c'est bien trop"),
+                .starts_with("Notation refusée : 100 Ko, c'est bien plus qu'une partie"),
             "{}",
             verdict.text
         );
@@ -1038,7 +1180,29 @@ mod tests {
             .unwrap()
             .text
             .get()
-            .starts_with("Fichier refusé : 10,0 Mo"));
+            .starts_with("Fichier refusé : 10,0 Mo, c'est plus que les 9 Mo"));
+        // Rounded up: just over the limit never reads as the limit.
+        assert_eq!(megabytes(MAX_BYTES + 1), "9,1");
+        // A binary file of 5 MB, which the browser's decoding makes 9.1 MB of text: refused
+        // as not text, with its own size never misread.
+        let mut bin = Viewer::default();
+        bin.update(Event::File {
+            text: "\u{fffd}".repeat(3_033_334),
+            name: "photo.jpg".into(),
+            bytes: 5_000_000,
+        });
+        let verdict = bin.verdict.unwrap();
+        assert!(!verdict.ok);
+        assert_eq!(verdict.text, t::file_not_text());
+        assert_eq!(bin.name.as_deref(), Some("photo.jpg"));
+        // A file's own size decides, not its text's.
+        let mut big = Viewer::default();
+        big.update(Event::File {
+            text: String::new(),
+            name: "big.transcript".into(),
+            bytes: MAX_BYTES + 1,
+        });
+        assert!(big.verdict.unwrap().text.get().contains("9,1 Mo"));
         for junk in [
             "",
             "   \n",
@@ -1050,5 +1214,72 @@ mod tests {
             let v = open(junk);
             assert!(!v.verdict.unwrap().ok, "{:?}", &junk[..junk.len().min(30)]);
         }
+    }
+
+    /// Every way a transcript or a record is refused reads in the page's language: never the
+    /// engine's English message (the command line's), in either language.
+    #[test]
+    fn every_refusal_speaks_the_page_language() {
+        use crate::i18n::{self, Lang};
+        let text = played(GameKind::Morris, 100, 10).host().export();
+        let lines: Vec<&str> = text.lines().collect();
+        let with = |i: usize, line: &str| {
+            let mut l = lines.clone();
+            l[i] = line;
+            l.join("\n") + "\n"
+        };
+        let mut copied = lines.clone();
+        copied.insert(7, lines[6]);
+        let meta = played(GameKind::Meta, 100, 4).host().export();
+        let other = with(6, meta.lines().nth(6).unwrap());
+        let transcripts = [
+            text.trim_end().to_string(),
+            text.replace("moulin-transcript v1", "moulin-transcript v1 "),
+            with(1, "room zz"),
+            with(2, "host zz"),
+            with(3, "game chess"),
+            with(2, &format!("host {}", "0".repeat(64))),
+            with(6, "zz"),
+            with(6, "00"),
+            with(6, &lines[6].replace('a', "b")),
+            copied.join("\n") + "\n",
+            other,
+            lines[..4].join("\n") + "\n",
+            with(3, "game meta"),
+        ];
+        let records = [
+            "[Game \"chess\"]\nd6\n",
+            "[Game \"morris\"]\n[Game \"morris\"]\nd6\n",
+            "[MaxTurns \"0\"]\n[Game \"morris\"]\nd6\n",
+            "[Game \"meta\"]\n[MaxTurns \"9\"]\ne5\n",
+            "[Rules \"\"]\nd6\n",
+            "[Rules \"nine,,flying=0\"]\nd6\n",
+            "[Rules \"flying=0,nine\"]\nd6\n",
+            "[Rules \"nine,flying\"]\nd6\n",
+            "[Rules \"nine,wings=1\"]\nd6\n",
+            "[Rules \"nine,flying=0,flying=1\"]\nd6\n",
+        ];
+        // In French, no word of the engine's English message; in English, the page's own
+        // words (which may be the engine's), never the French ones.
+        let said = |lang, text: &str| {
+            assert!(i18n::set(lang));
+            open(text).verdict.unwrap().text.get()
+        };
+        for (i, t) in transcripts.iter().enumerate() {
+            let e = transcript::verify(t).expect_err(&i.to_string());
+            let fr = said(Lang::Fr, t);
+            assert!(!fr.contains(&e.message), "{fr} ({e})");
+            assert!(!fr.contains("entry 0") && !fr.contains("indice"), "{fr}");
+            assert_ne!(said(Lang::En, t), fr);
+        }
+        for r in records {
+            let Err(RecordError::Header(e)) = record::replay_all(r, None, None) else {
+                panic!("{r:?} is refused by its headers");
+            };
+            let fr = said(Lang::Fr, r);
+            assert!(!fr.contains(&e.message), "{fr} ({e})");
+            assert_ne!(said(Lang::En, r), fr);
+        }
+        assert!(i18n::set(Lang::Fr));
     }
 }

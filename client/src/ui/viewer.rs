@@ -9,7 +9,7 @@ use super::boards::{MetaBoard, MorrisBoard};
 use super::history::{history_panel, use_history_keys};
 use super::{browser, common::Status, use_lang, words};
 use crate::i18n::t;
-use crate::model::viewer::{Event as Input, Viewer, MAX_BYTES};
+use crate::model::viewer::{limit_megabytes, Event as Input, Viewer, MAX_BYTES};
 use engine::meta::Cell;
 use engine::morris::Point;
 use engine::{AnyGame, GameKind};
@@ -34,10 +34,7 @@ fn read_file(file: web_sys::File, dispatch: Callback<(Input, f64)>) {
             .ok()
             .and_then(|t| t.as_string())
         {
-            Some(text) => Input::Open {
-                text,
-                name: Some(name),
-            },
+            Some(text) => Input::File { text, name, bytes },
             None => Input::Unreadable(name),
         };
         dispatch.emit((input, browser::performance_now()));
@@ -235,13 +232,18 @@ pub fn ViewerPage() -> Html {
             <section class="panel">
                 <p>{ words(t::viewer_lead()) }</p>
                 <div class={classes!("drop", dragging.then_some("over"))} ondrop={on_drop} ondragover={on_over} ondragleave={on_leave}>
-                    <label>{ words(t::choose_file()) }{ " " }<input type="file" accept=".transcript,.txt,text/plain" onchange={on_file} data-file="" /></label>
-                    <p class="hint">{ t::drop_here(&(MAX_BYTES / 1_000_000).to_string()) }</p>
+                    // The browser's own file button speaks the browser's language, not the page's:
+                    // it is hidden (still focusable, still the control) behind the page's words.
+                    <label class="button secondary file-button">
+                        <input type="file" class="sr-only" accept=".transcript,.txt,text/plain" onchange={on_file} data-file="" />
+                        { words(t::choose_file()) }
+                    </label>
+                    <p class="hint">{ t::drop_here(&limit_megabytes()) }</p>
                 </div>
                 <label>{ words(t::paste_here()) }<textarea ref={paste} data-paste="" spellcheck="false" /></label>
                 <div class="actions">
                     <button type="button" class="button" onclick={on_paste}>{ words(t::open_pasted()) }</button>
-                    <label>{ words(t::record_game()) }{ " " }
+                    <label class="rules-choice">{ words(t::record_game()) }{ " " }
                         <select onchange={on_kind}>
                             <option value="morris" selected={kind_choice == GameKind::Morris}>{ words(t::game_morris()) }</option>
                             <option value="meta" selected={kind_choice == GameKind::Meta}>{ words(t::game_meta()) }</option>

@@ -262,6 +262,12 @@ impl Session {
         &self.invite
     }
 
+    /// The key each seat signs with now, host's then guest's, once known: what players compare
+    /// (by [`transcript::fingerprint`]) with each other and with an exported transcript.
+    pub fn keys(&self) -> [Option<[u8; 32]>; 2] {
+        [Seat::Host, Seat::Guest].map(|s| self.chains.current_key(s).map(|k| k.to_bytes()))
+    }
+
     /// The shared state of the room.
     pub fn room(&self) -> &Room {
         self.fold.room()

@@ -18,7 +18,7 @@
 //! verifies, and [`Verified::faults`] names the seat, the entry and why — the honest player's
 //! export is the evidence.
 
-use super::chains::{Added, Chains};
+use super::chains::{Added, Chains, Refusal};
 use super::fold::FoldAll;
 use super::room::{Room, Void};
 use super::wire::{self, Body, Entry, RoomId, Seat};
@@ -36,8 +36,44 @@ const HEADER_LINES: usize = 4;
 pub struct VerifyError {
     /// 0-based index of the bad entry (header problems count as entry 0).
     pub entry: usize,
-    /// What is wrong.
+    /// What kind of problem: what a page says in its player's language.
+    pub flaw: Flaw,
+    /// What is wrong, in English (the command line's message).
     pub message: String,
+}
+
+/// The kinds of [`VerifyError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flaw {
+    /// Not a transcript: no magic line, no final newline, not text.
+    NotTranscript,
+    /// A damaged header line (room, host, game).
+    Header,
+    /// The host's key is zeros: exported before the host's hello arrived.
+    NoHostKey,
+    /// A line that is no entry: not lowercase hexadecimal, or no entry's canonical encoding.
+    Damaged,
+    /// An entry the transcript's own rules refuse: a signature, a link, a seat.
+    Refused(Refusal),
+    /// An entry given twice.
+    Copy,
+    /// Entries out of the fold order.
+    Order,
+    /// No entries, or no game in them.
+    Empty,
+    /// The game line against the host's hello, or a hello of another protocol or game.
+    Mismatch,
+}
+
+impl VerifyError {
+    /// A problem of the file as a whole (or of its header), not of one entry.
+    pub fn file(flaw: Flaw, message: &str) -> VerifyError {
+        VerifyError {
+            entry: 0,
+            flaw,
+            message: message.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for VerifyError {
@@ -239,12 +275,9 @@ pub struct Verifier {
     failed: Option<VerifyError>,
 }
 
-/// An error of the file as a whole (or of its header), not of one entry.
+/// An error of the file's header lines.
 fn header(message: &str) -> VerifyError {
-    VerifyError {
-        entry: 0,
-        message: message.to_string(),
-    }
+    VerifyError::file(Flaw::Header, message)
 }
 
 /// The line of `text` that starts at `at`, before `end`; `next` becomes where the one after it
@@ -267,7 +300,9 @@ impl Verifier {
     pub fn new(text: String) -> Result<Verifier, VerifyError> {
         let end = text
             .strip_suffix('\n')
-            .ok_or_else(|| header("the file must end with a newline"))?
+            .ok_or_else(|| {
+                VerifyError::file(Flaw::NotTranscript, "the file must end with a newline")
+            })?
             .len();
         let mut next = Some(0);
         let mut head = Vec::with_capacity(HEADER_LINES);
@@ -276,7 +311,10 @@ impl Verifier {
             head.push(next_line(&text, at, end, &mut next));
         }
         if head.len() < HEADER_LINES || head[0] != MAGIC {
-            return Err(header("not a moulin transcript (v1)"));
+            return Err(VerifyError::file(
+                Flaw::NotTranscript,
+                "not a moulin transcript (v1)",
+            ));
         }
         let field = |line: &str, name: &str| {
             line.strip_prefix(name)
@@ -293,7 +331,8 @@ impl Verifier {
             .and_then(|v| crate::GameKind::from_name(&v))
             .ok_or_else(|| header("bad game line"))?;
         if host == [0; 32] {
-            return Err(header(
+            return Err(VerifyError::file(
+                Flaw::NoHostKey,
                 "the host's key is unknown (exported before the host's hello arrived)",
             ));
         }
@@ -342,15 +381,24 @@ impl Verifier {
     fn run(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<bool, VerifyError> {
         while let Some(at) = self.next {
             let i = self.entries.len();
-            let bad = |message: String| VerifyError { entry: i, message };
+            let bad = |flaw: Flaw, message: String| VerifyError {
+                entry: i,
+                flaw,
+                message,
+            };
             let line = next_line(&self.text, at, self.end, &mut self.next);
-            let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
-            let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
-            match self.chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
+            let bytes = wire::unhex(line)
+                .ok_or_else(|| bad(Flaw::Damaged, "not lowercase hexadecimal".into()))?;
+            let e: Entry = wire::decode(&bytes).map_err(|e| bad(Flaw::Damaged, e.to_string()))?;
+            match self
+                .chains
+                .add(e.clone())
+                .map_err(|r| bad(Flaw::Refused(r), r.to_string()))?
+            {
                 Added::New => self.entries.push(e),
                 Added::Duplicate => {
                     let first = self.entries.iter().position(|x| *x == e).unwrap_or(0);
-                    return Err(bad(format!("a second copy of entry {first}")));
+                    return Err(bad(Flaw::Copy, format!("a second copy of entry {first}")));
                 }
             }
             if stop() {
@@ -359,7 +407,7 @@ impl Verifier {
         }
         if self.fold.is_none() {
             if self.entries.is_empty() {
-                return Err(header("no entries"));
+                return Err(VerifyError::file(Flaw::Empty, "no entries"));
             }
             // One order: the fold order, so that two files never tell one game.
             let merged = self.chains.merged();
@@ -371,6 +419,7 @@ impl Verifier {
                 let expected = merged[i];
                 return Err(VerifyError {
                     entry: i,
+                    flaw: Flaw::Order,
                     message: format!(
                         "out of order: the fold order puts {:?} #{} here",
                         expected.seat(),
@@ -409,10 +458,13 @@ impl Verifier {
             })
             .collect();
         if room.rules.map(|r| r.kind()) != Some(self.game) {
-            return Err(header("the game line does not match the host's hello"));
+            return Err(VerifyError::file(
+                Flaw::Mismatch,
+                "the game line does not match the host's hello",
+            ));
         }
         if let Some(why) = room.incompatible {
-            return Err(header(&why.to_string()));
+            return Err(VerifyError::file(Flaw::Mismatch, &why.to_string()));
         }
         let handovers = entries
             .iter()

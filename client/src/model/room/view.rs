@@ -232,6 +232,9 @@ pub struct View {
     pub rules: Option<engine::morris::Rules>,
     /// The room's colours are drawn by lot (or the link says they will be).
     pub lot: bool,
+    /// The keys' fingerprints, host's then guest's, as the viewer shows them for the room's
+    /// transcript: « Hôte (vous) : clé 3f2a… ».
+    pub keys: [Option<String>; 2],
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -342,6 +345,9 @@ impl<P: Copy + Eq> RoomModel<P> {
                 (false, Some(p)) => p.lot,
                 _ => matches!(room.colours, engine::session::Colours::Lot { .. }),
             },
+            keys: s
+                .keys()
+                .map(|k| k.map(|k| engine::session::transcript::fingerprint(&k))),
         }
     }
 

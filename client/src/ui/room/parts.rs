@@ -353,6 +353,9 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
             if !v.seated && !v.left {
                 { lobby_link(v.kind, &props.go) }
             }
+            if v.seated && v.keys.iter().any(Option::is_some) {
+                { keys(v) }
+            }
             if let Some(export) = v.export.clone() {
                 <ExportPanel {export} />
             }
@@ -361,6 +364,27 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
 }
 
 /// Where the room page's errors lead: the game's lobby.
+/// The keys that sign each seat's entries, by the fingerprints the viewer shows too: players
+/// who read the same ones to each other know nobody stands between them.
+fn keys(v: &View) -> Html {
+    let me = usize::from(v.seat != "host");
+    let rows = v.keys.iter().enumerate().filter_map(|(i, k)| {
+        let k = k.as_ref()?;
+        let text = match i {
+            0 => t::key_host(k),
+            _ => t::key_guest(k),
+        };
+        let text = if i == me { t::key_yours(&text) } else { text };
+        Some(html! { <li data-key={if i == 0 { "host" } else { "guest" }}>{ text }</li> })
+    });
+    html! {
+        <div class="keys">
+            <ul>{ for rows }</ul>
+            <p class="hint">{ words(t::keys_hint()) }</p>
+        </div>
+    }
+}
+
 pub fn lobby_link(kind: GameKind, go: &Callback<Route>) -> Html {
     html! {
         <p><PageLink to={Route::Lobby(kind)} go={go.clone()}>{ words(t::other_room()) }</PageLink></p>

@@ -381,25 +381,19 @@ fn print_line(line: &str, code: ExitCode) -> ExitCode {
 /// `engine verify`: the final-state JSON of the transcript's current game with the room's story,
 /// or its first bad entry.
 fn verify() -> ExitCode {
-    use engine::session::transcript::{self, VerifyError};
+    use engine::session::transcript::{self, Flaw, VerifyError};
     let Some(bytes) = read_stdin() else {
         return ExitCode::from(2);
     };
     let result = match std::str::from_utf8(&bytes) {
         Ok(text) => transcript::verify(text),
-        Err(_) => Err(VerifyError {
-            entry: 0,
-            message: "not UTF-8 text".into(),
-        }),
+        Err(_) => Err(VerifyError::file(Flaw::NotTranscript, "not UTF-8 text")),
     };
     let bad = |e: &VerifyError| print_line(&json::invalid(e), ExitCode::from(1));
     match result {
         Ok(v) => match json::verified(&v) {
             Some(line) => print_line(&line, ExitCode::SUCCESS),
-            None => bad(&VerifyError {
-                entry: 0,
-                message: "no game in the transcript".into(),
-            }),
+            None => bad(&VerifyError::file(Flaw::Empty, "no game in the transcript")),
         },
         Err(e) => bad(&e),
     }
