@@ -361,7 +361,28 @@ impl Viewer {
             .map(|i| table.position(i).clone())
             .collect();
         let (facts, games) = room_story(&v);
+        // The first rule broken or fork proved, whichever comes first in the file.
+        let fork = v
+            .forks
+            .first()
+            .filter(|k| v.faults.first().is_none_or(|f| k.entry < f.entry))
+            .copied();
         self.verdict = Some(match v.faults.first() {
+            _ if fork.is_some() => {
+                let k = fork.expect("just checked");
+                Verdict {
+                    ok: false,
+                    transcript: true,
+                    text: Text::new(move || {
+                        t::transcript_fork(
+                            seat_name(k.seat),
+                            text::player_name(k.player),
+                            &k.seq.to_string(),
+                            &k.entry.to_string(),
+                        )
+                    }),
+                }
+            }
             None => Verdict {
                 ok: true,
                 transcript: true,
@@ -426,6 +447,7 @@ fn void_reason(v: Void) -> String {
         Void::DrawPending => t::void_draw_pending(),
         Void::NoDraw => t::void_no_draw(),
         Void::BadReveal => t::void_bad_reveal(),
+        Void::Forked => t::void_forked(),
     }
     .to_string()
 }
@@ -506,6 +528,18 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
         facts.push((
             data("…".to_string()),
             Text::new(move || t::more_handovers(&more)),
+        ));
+    }
+    for k in v.forks.iter().take(MAX_FACTS).copied() {
+        facts.push((
+            Text::new(move || t::fact_fork(&k.entry.to_string())),
+            Text::new(move || {
+                t::fork_signed(
+                    seat_name(k.seat),
+                    text::player_name(k.player),
+                    &k.seq.to_string(),
+                )
+            }),
         ));
     }
     if let Some(rules) = v.room.rules {
@@ -601,6 +635,7 @@ fn finish_text(f: Finish) -> &'static str {
         Finish::Ending(Ending::DrawAgreed) => t::finish_agreed(),
         Finish::Ending(Ending::Claimed(_)) => t::finish_claimed(),
         Finish::Ending(Ending::Left(_)) => t::finish_left(),
+        Finish::Ending(Ending::Forked(_)) => t::finish_forked(),
     }
 }
 

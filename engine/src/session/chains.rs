@@ -44,6 +44,10 @@ pub enum Refusal {
     /// seen the hand-over that the held one, by the new key, had seen: a device that no longer
     /// holds the seat wrote it unaware (it keeps it; we keep the new device's).
     Superseded,
+    /// A fork proof ([`Body::Fork`]) that proves nothing: not an entry of the other seat with a
+    /// number the sender had seen, not signed by that seat's key, the very entry held, a
+    /// hand-over's superseded entry, or a proof within a proof.
+    BadFork,
 }
 
 /// A decision about what the other side wrote or did not write — an answer to its proposal, a
@@ -78,6 +82,7 @@ impl fmt::Display for Refusal {
             Refusal::TooLong => "too many entries",
             Refusal::BadHandover => "a hand-over of no other seat, or to no usable key",
             Refusal::Superseded => "written by a seat's earlier key after its hand-over",
+            Refusal::BadFork => "a fork proof that proves no fork",
         })
     }
 }
@@ -269,6 +274,7 @@ impl Chains {
             return Err(Refusal::BrokenChain);
         }
         let handover = self.handover(&e, seen)?;
+        let fork = self.fork_proof(&e, seen)?;
         if is_hello {
             self.keys[s] = Some(key);
         }
@@ -278,7 +284,80 @@ impl Chains {
             // The other seat's entries that see this one are signed by the new key.
             self.handovers[1 - s].push((seq, new));
         }
+        if let Some(pair) = fork {
+            // A proof of our own seat's fork, say, that we had not met: keep it as ours would be.
+            self.keep_fork(pair);
+        }
         Ok(Added::New)
+    }
+
+    /// The proof carried by a [`Body::Fork`] entry, checked (`None` for other entries): an entry
+    /// of the other seat whose number the proof had seen, different from the one held with
+    /// that number, correctly signed by that seat's key for what it had seen (its `seen` names
+    /// an entry of the sender written before the proof), not an old device's entry superseded
+    /// by a hand-over ([`Refusal::Superseded`]), and no proof itself. Only the proof and what
+    /// it had seen count, so every reader decides alike, in any order of arrival. The held
+    /// entry and the conflicting one, for [`Chains::forks`].
+    fn fork_proof(&self, e: &Entry, seen: u32) -> Result<Option<(Entry, Entry)>, Refusal> {
+        let Body::Fork(other) = &e.body else {
+            return Ok(None);
+        };
+        let forker = e.seat().other();
+        let f = forker.index();
+        let h = &other.header;
+        if h.seat != forker || h.room != self.room || h.seq >= seen {
+            return Err(Refusal::BadFork);
+        }
+        if matches!(other.body, Body::Fork(_)) {
+            return Err(Refusal::BadFork);
+        }
+        let held = &self.held[f][h.seq as usize];
+        if held.entry == **other {
+            return Err(Refusal::BadFork);
+        }
+        let mine = &self.held[e.seat().index()][..e.seq() as usize];
+        let other_seen = if h.seen == Digest32::ZERO {
+            0
+        } else {
+            mine.iter()
+                .rposition(|o| o.hash == h.seen)
+                .ok_or(Refusal::BadFork)? as u32
+                + 1
+        };
+        let key = self.key_for(forker, other_seen).ok_or(Refusal::BadFork)?;
+        if let Body::Hello { key: named, .. } = &other.body {
+            if *named != key.to_bytes() {
+                return Err(Refusal::BadFork);
+            }
+        }
+        if !other.verify(&key) || self.superseded(forker, other_seen, held.seen) {
+            return Err(Refusal::BadFork);
+        }
+        Ok(Some((held.entry.clone(), (**other).clone())))
+    }
+
+    /// True when an entry of `seat` that had seen `seen` entries of the other seat, and one
+    /// with the same number that had seen `held`, lie on both sides of a hand-over of that seat:
+    /// the later one is the new key's, the earlier an old device's that did not know yet.
+    fn superseded(&self, seat: Seat, seen: u32, held: u32) -> bool {
+        self.handovers[seat.index()]
+            .iter()
+            .any(|(by, _)| seen <= *by && *by < held)
+    }
+
+    /// Keeps the first fork proof of a seat (one is enough; more would only grow memory).
+    fn keep_fork(&mut self, pair: (Entry, Entry)) {
+        if !self.forks.iter().any(|(a, _)| a.seat() == pair.0.seat()) {
+            self.forks.push(pair);
+        }
+    }
+
+    /// The room's protocol version, as the host's `Hello` says it (0 before it).
+    pub fn protocol(&self) -> u16 {
+        match self.held[0].first().map(|h| &h.entry.body) {
+            Some(Body::Hello { protocol, .. }) => *protocol,
+            _ => 0,
+        }
     }
 
     /// The key a `Handover` entry moves the other seat to, checked (`None` for other entries):
@@ -332,16 +411,11 @@ impl Chains {
         }
         // The held entry had seen a hand-over of the seat that this one had not: the seat had
         // moved to the new key when this was written, by a device that did not know it yet.
-        if self.handovers[s]
-            .iter()
-            .any(|(by, _)| seen <= *by && *by < held.seen)
-        {
+        if self.superseded(e.seat(), seen, held.seen) {
             return Err(Refusal::Superseded);
         }
-        // One proof per seat is enough; more would only grow memory.
-        if !self.forks.iter().any(|(a, _)| a.seat() == e.seat()) {
-            self.forks.push((held.entry.clone(), e));
-        }
+        let held = held.entry.clone();
+        self.keep_fork((held, e));
         Err(Refusal::Fork)
     }
 

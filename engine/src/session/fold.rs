@@ -106,7 +106,10 @@ fn own_account(chains: &Chains, e: &Entry) -> Result<(), Void> {
     if since.is_some_and(|t| e.header.time < t.saturating_add(CLAIM_MS)) {
         return Err(Void::TooSoon);
     }
-    if chains.follows_crossed_acceptance(seat, e.seq(), seen) {
+    // Version 2 only: there, such a claim waited for the other seat to write an entry that saw
+    // ours, with no end. Version 3 counts an acceptance as any sign of presence (above): the
+    // claim waits the reservation after our last entry that had not seen it, and no more.
+    if chains.protocol() < 3 && chains.follows_crossed_acceptance(seat, e.seq(), seen) {
         return Err(Void::Unseen);
     }
     Ok(())

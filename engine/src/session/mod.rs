@@ -139,7 +139,6 @@ pub struct Session {
     /// when it saw it. It is set from the `RoomEvent::Proposed` the fold reports, and read
     /// through `proposals()` only for the proposal it names.
     their_proposal_seen: Option<(u32, Option<u64>)>,
-    forked: bool,
     /// Restored from a save: until the peer shows up, its absence counts from our first tick.
     restored: bool,
     /// Void entries already reported, so that each is reported once.
@@ -220,7 +219,6 @@ impl Session {
             last_tick: None,
             last_resend: None,
             their_proposal_seen: None,
-            forked: false,
             restored: false,
             reported: BTreeSet::new(),
             peer: PeerCheck::default(),
@@ -385,8 +383,17 @@ impl Session {
     /// True when we may claim the current game now: the other seat stayed away past its
     /// reservation, or, as the guest, the host never revealed its draw ([`Session::reveal_due`]).
     pub fn can_claim(&self, now: u64) -> bool {
-        self.reserved_until().is_some_and(|t| now >= t)
-            || self.reveal_due().is_some_and(|t| now >= t)
+        let due = self.reserved_until().is_some_and(|t| now >= t)
+            || self.reveal_due().is_some_and(|t| now >= t);
+        // A version 2 room also waits, with no end, for the other seat to have seen our entry
+        // that crossed its acceptance (version 3 ends every wait with the reservation).
+        let (me, other) = (self.seat, self.seat.other());
+        due && !(self.chains.protocol() < 3
+            && self.chains.follows_crossed_acceptance(
+                me,
+                self.chains.len(me),
+                self.chains.len(other),
+            ))
     }
 
     /// Our open proposal with its deadline, and the other side's with ours to answer it.
@@ -410,14 +417,67 @@ impl Session {
         self.room().cooling_until(self.seat, proposal)
     }
 
-    /// True when two entries of one seat share a number (a copied tab): play is suspended.
+    /// True when two entries of one seat share a number (a copied tab): we hold the signed
+    /// proof ([`Session::fork_proofs`]).
     pub fn forked(&self) -> bool {
-        self.forked
+        !self.chains.forks.is_empty()
     }
 
-    /// True when play is suspended (fork or incompatible invitation).
+    /// True when this seat's own key signed two entries with one number (a copied tab): it
+    /// cannot tell which history is its own, and writes nothing more but its departure.
+    fn own_fork(&self) -> bool {
+        self.chains.forks.iter().any(|(a, _)| a.seat() == self.seat)
+    }
+
+    /// True when the other seat's key signed two entries with one number: it counts as away
+    /// from then on (nothing it proves or sends makes it present), so the reservation runs and
+    /// the game can be claimed; in a version 3 room the proof is written at once
+    /// ([`Body::Fork`]), and the forker loses the game in progress.
+    fn other_fork(&self) -> Option<&Entry> {
+        let other = self.seat.other();
+        self.chains
+            .forks
+            .iter()
+            .find(|(a, _)| a.seat() == other)
+            .map(|(_, b)| b)
+    }
+
+    /// True when play is suspended: our own seat forked, or the invitation is incompatible. (A
+    /// fork of the other seat suspends nothing: it counts against the forker.)
     pub fn suspended(&self) -> bool {
-        self.forked || self.room().incompatible.is_some()
+        self.own_fork() || self.room().incompatible.is_some()
+    }
+
+    /// The proof of the other seat's fork that waits to be written, if any: in a version 3
+    /// room, once, by a seat whose own key did not fork. (An entry of a proof is never a proof
+    /// itself: a fork whose second entry is one is left to the reservation.)
+    fn fork_step(&self) -> Option<Body> {
+        let room = self.room();
+        let other = self.other_fork()?;
+        if self.standing != Standing::Seated
+            || self.suspended()
+            || self.chains.protocol() < 3
+            || room.game().is_none()
+            || room.forked[self.seat.other().index()]
+            || matches!(other.body, Body::Fork(_))
+        {
+            return None;
+        }
+        Some(Body::Fork(Box::new(other.clone())))
+    }
+
+    /// Writes the proof of the other seat's fork, if it waits, then the draw's step that waits
+    /// from us.
+    fn duties(&mut self, now: u64) -> Vec<Effect> {
+        let mut out = match self.fork_step() {
+            Some(body) => {
+                let e = self.entry(body, now);
+                self.append(e, now).unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        out.extend(self.draw_duty(now));
+        out
     }
 
     /// True when the device on the connection could not prove the other seat's key: another
@@ -458,7 +518,11 @@ impl Session {
 
     /// The seat whose key signed two entries with one number (a copied tab), if one did.
     pub fn forked_seat(&self) -> Option<Seat> {
-        self.chains.forks.first().map(|(e, _)| e.seat())
+        if self.own_fork() {
+            Some(self.seat)
+        } else {
+            self.other_fork().map(|_| self.seat.other())
+        }
     }
 
     /// Fork proofs: pairs of conflicting signed entries.
@@ -703,6 +767,10 @@ impl Session {
         if self.presence == Presence::Here || self.proved_connection() {
             t.push(self.last_heads_sent.unwrap_or(0) + self.config.heartbeat_ms);
         }
+        if self.fork_step().is_some() {
+            // A proof to write (after a reload, say): at once.
+            t.push(self.last_tick.map_or(0, |last| last + 1));
+        }
         if self.presence == Presence::Here {
             t.push(self.last_heard + self.config.silence_ms);
         }
@@ -788,7 +856,7 @@ impl Session {
             out.push(self.send_heads(now));
         }
         out.extend(self.expire(now));
-        out.extend(self.draw_duty(now));
+        out.extend(self.duties(now));
         out
     }
 

@@ -61,6 +61,9 @@ pub enum Void {
     NoDraw,
     /// A host's value that does not hash back to its commitment.
     BadReveal,
+    /// The sender's seat signed two entries with one number (a fork, proved by the other
+    /// seat's [`Body::Fork`]): it writes nothing more in the room; or a second proof of it.
+    Forked,
 }
 
 impl fmt::Display for Void {
@@ -92,6 +95,7 @@ impl fmt::Display for Void {
             Void::DrawPending => f.write_str("a move before the colours were drawn"),
             Void::NoDraw => f.write_str("no draw awaits this entry"),
             Void::BadReveal => f.write_str("a drawn value that does not match the commitment"),
+            Void::Forked => f.write_str("the sender's seat signed two entries with one number"),
         }
     }
 }
@@ -107,6 +111,8 @@ pub enum Ending {
     Claimed(Seat),
     /// This seat left the room during the game.
     Left(Seat),
+    /// This seat signed two entries with one number (a fork), as the other seat proved.
+    Forked(Seat),
 }
 
 /// How a game ended: by its own rules, or by a decision of the players.
@@ -212,6 +218,9 @@ pub enum RoomEvent {
     Left(Seat),
     /// The other seat let a new device take this seat (its key changed).
     HandedOver(Seat),
+    /// The other seat proved this seat's fork: it lost the game in progress and writes nothing
+    /// more in the room.
+    Forked(Seat),
 }
 
 /// An open proposal.
@@ -291,6 +300,8 @@ pub struct Room {
     pub hello: [bool; 2],
     /// The seats that left the room.
     pub left: [bool; 2],
+    /// The seats whose fork the other seat proved (version 3).
+    pub forked: [bool; 2],
     /// Set when the guest's invitation names another game or protocol.
     pub incompatible: Option<Void>,
     /// The room's earlier games, each as it stood when a new game replaced it.
@@ -339,6 +350,7 @@ impl Room {
             declines: [[(0, 0); 3]; 2],
             hello: [false; 2],
             left: [false; 2],
+            forked: [false; 2],
             incompatible: None,
             history: Vec::new(),
             protocol: [0; 2],
@@ -437,6 +449,9 @@ impl Room {
     fn apply_to(&mut self, e: &Entry, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
         let seat = e.seat();
         let s = seat.index();
+        if self.forked[s] {
+            return Err(Void::Forked);
+        }
         if self.left[s] {
             return Err(Void::Left);
         }
@@ -456,7 +471,8 @@ impl Room {
             Body::Options(_) | Body::LotGuess { .. } | Body::LotReveal { .. } if !v3 => {
                 Err(Void::Version)
             }
-            Body::Propose(Proposal::NewGameWith(_)) if !v3 => Err(Void::Version),
+            Body::Propose(Proposal::NewGameWith(_)) | Body::Fork(_) if !v3 => Err(Void::Version),
+            Body::Fork(_) => self.fork(seat.other(), out),
             Body::Options(o) => self.set_options(seat, *o, out),
             Body::LotGuess { game, value } => self.guess(seat, *game, *value, e.header.time, out),
             Body::LotReveal { game, value } => self.reveal(seat, *game, *value, out),
@@ -501,6 +517,22 @@ impl Room {
                 Ok(())
             }
         }
+    }
+
+    /// The other seat's fork is proved (the chains checked the proof): it loses the game in
+    /// progress and writes nothing more.
+    fn fork(&mut self, forker: Seat, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
+        if self.forked[forker.index()] {
+            return Err(Void::Forked);
+        }
+        self.forked[forker.index()] = true;
+        if self.in_progress() {
+            self.ending = Some(Ending::Forked(forker));
+            self.ended(out);
+        }
+        self.lapse(out);
+        out.push(RoomEvent::Forked(forker));
+        Ok(())
     }
 
     fn hello(
@@ -920,7 +952,9 @@ impl Room {
     /// The winner of the current game, if it has one (by the rules or by an ending).
     pub fn winner(&self) -> Option<Player> {
         match self.ending {
-            Some(Ending::Resigned(s)) | Some(Ending::Left(s)) => Some(self.player_of(s.other())),
+            Some(Ending::Resigned(s) | Ending::Left(s) | Ending::Forked(s)) => {
+                Some(self.player_of(s.other()))
+            }
             Some(Ending::Claimed(s)) => Some(self.player_of(s)),
             Some(Ending::DrawAgreed) => None,
             None => self.game().and_then(|g| g.outcome()).and_then(|o| o.winner),

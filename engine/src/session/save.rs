@@ -139,7 +139,6 @@ impl Session {
         if s.chains.len(s.seat) == 0 {
             s.write_hello(0);
         }
-        s.forked = !saved.forks.is_empty();
         s.chains.forks = saved.forks;
         s.restored = true;
         s.fold.update(&s.chains);

@@ -108,7 +108,6 @@ impl Session {
         self.fold.update(&self.chains);
         self.pending.clear();
         self.reported.clear();
-        self.forked = false;
         self.last_resend = None;
         self.their_proposal_seen = None;
         self.knock = None;
@@ -320,7 +319,13 @@ impl Session {
         let seated = self.standing == Standing::Seated;
         let bytes = wire::presence_bytes(self.invite.room, &challenge, seat);
         let ours = self.key.verifying_key();
-        if (seat == self.seat.other() || !seated) && key != ours && sig.verifies(&key, &bytes) {
+        // A seat whose key signed two histories proves nothing any more: it stays away.
+        let forked = self.other_fork().is_some();
+        if (seat == self.seat.other() || !seated)
+            && key != ours
+            && !forked
+            && sig.verifies(&key, &bytes)
+        {
             self.peer.proved = true;
             self.peer.stranger = false;
             self.peer.unproven = None;

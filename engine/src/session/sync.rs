@@ -31,7 +31,10 @@ impl Session {
             Err(e) => return vec![Effect::Event(Event::Undecodable(e))],
         };
         self.last_heard = now;
-        if self.peer.proved && matches!(self.presence, Presence::Away { .. }) {
+        if self.peer.proved
+            && matches!(self.presence, Presence::Away { .. })
+            && self.other_fork().is_none()
+        {
             // The same connection, silent for a while (a frozen or throttled tab): still the
             // device that proved the seat.
             self.presence = Presence::Here;
@@ -58,6 +61,7 @@ impl Session {
             Message::Entries(entries) => {
                 let mut added = false;
                 let waiting = self.pending.len();
+                let forks = self.chains.forks.len();
                 for e in entries {
                     if let Some(hello) = self.intruder(&e) {
                         out.extend(self.give_way(hello, now));
@@ -74,7 +78,7 @@ impl Session {
                     }
                     grew |= added;
                 }
-                if self.pending.len() > waiting && !self.forked {
+                if self.pending.len() > waiting && !self.forked() {
                     // A new gap: ask for what is missing (once per gap, not on every message).
                     out.push(self.send_heads(now));
                 }
@@ -86,8 +90,9 @@ impl Session {
                     out.extend(events.into_iter().map(Effect::Event));
                     out.extend(self.check_standing(now));
                     out.extend(self.recheck_proof(now));
-                    out.extend(self.draw_duty(now));
                 }
+                out.extend(self.new_forks(forks, now));
+                out.extend(self.duties(now));
             }
         }
         out
@@ -114,21 +119,37 @@ impl Session {
                 false
             }
             Err(why) => {
-                if why == Refusal::Fork && !self.forked {
-                    self.forked = true;
-                    out.push(Effect::Event(Event::Fork(seat)));
-                }
                 out.push(Effect::Event(Event::Refused { seat, seq, why }));
                 false
             }
         }
     }
 
+    /// Says each fork proof found since the chains held `before` of them: a fork of the other
+    /// seat makes it away from now on (its proofs and messages count no more); the proof is
+    /// kept for the save.
+    fn new_forks(&mut self, before: usize, now: u64) -> Vec<Effect> {
+        let seats: Vec<Seat> = self.chains.forks[before..]
+            .iter()
+            .map(|(a, _)| a.seat())
+            .collect();
+        let mut out = Vec::new();
+        for seat in seats {
+            out.push(Effect::Save);
+            out.push(Effect::Event(Event::Fork(seat)));
+            if seat != self.seat && self.presence == Presence::Here {
+                self.presence = Presence::Away { since: now };
+                out.push(Effect::Event(Event::Presence(self.presence)));
+            }
+        }
+        out
+    }
+
     /// Sends the entries the peer lacks; asks for ours if we lack some.
     fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
-        if self.forked {
-            // The room is suspended on signed proof; resending would only loop.
+        if self.forked() {
+            // Two histories of one seat: resending could only loop.
             return out;
         }
         let mut we_lack = false;

@@ -510,14 +510,31 @@ fn copied_host_tab_writes() -> Loopback {
 
 #[test]
 fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
+    // Once suspended the guest's room for good (only leaving, a loss, remained): the fork now
+    // counts against the seat that forked. The guest writes the proof, which ends the game.
     let mut p = copied_host_tab_writes();
     assert!(p.events().contains(&(Seat::Guest, Event::Fork(Seat::Host))));
-    assert!(p.guest().forked() && p.guest().suspended());
+    assert!(p.guest().forked() && !p.guest().suspended());
     assert_eq!(p.guest().fork_proofs().len(), 1);
-    assert_eq!(
-        p.act(Seat::Guest, Command::Resign),
-        Err(CommandError::Suspended)
+    let room = p.guest().room();
+    assert_eq!(room.ending, Some(Ending::Forked(Seat::Host)));
+    assert_eq!(room.winner(), Some(p.guest().player()));
+    assert!(room.forked[Seat::Host.index()] && !room.in_progress());
+    // The proof is an entry of the transcript: the export carries it, verify names the forker.
+    let v = transcript::verify(&p.guest().export()).unwrap();
+    assert_eq!(v.forks.len(), 1);
+    assert_eq!(v.forks[0].seat, Seat::Host);
+    assert!(
+        v.verdict()
+            .contains("the host (Blue) signed two entries numbered"),
+        "{}",
+        v.verdict()
     );
+    // The real host tab receives the proof: its own key signed two histories, it is
+    // suspended, and both hold the same room.
+    p.settle();
+    assert!(p.host().suspended());
+    assert_eq!(p.host().room(), p.guest().room());
 }
 
 #[test]
@@ -1012,7 +1029,8 @@ fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
     let now = p.now();
     let out = deliver(p.side_mut(Seat::Guest), &copy, now);
     assert!(refused_in(&out, Refusal::Fork));
-    assert!(p.guest().forked() && p.guest().suspended());
+    assert!(p.guest().forked() && !p.guest().suspended());
+    assert_eq!(p.guest().room().ending, Some(Ending::Forked(Seat::Host)));
 }
 
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
@@ -1316,13 +1334,19 @@ mod review {
         )));
     }
 
-    /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension.
+    /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension. (A fork of the
+    /// other seat no longer suspends anything: its proof is an entry. The reloaded tab still
+    /// knows the fork, and the seat whose own key forked is still suspended.)
     #[test]
     fn review_a_fork_still_suspends_after_a_reload() {
         let mut p = copied_host_tab_writes();
-        assert!(p.guest().suspended());
+        p.settle();
+        assert!(p.host().suspended());
         p.restart(Seat::Guest);
-        assert!(p.guest().suspended(), "the reload forgot the fork");
+        p.restart(Seat::Host);
+        assert!(p.guest().forked(), "the reload forgot the fork");
+        assert_eq!(p.guest().room().ending, Some(Ending::Forked(Seat::Host)));
+        assert!(p.host().suspended(), "the reload forgot the fork");
     }
 
     /// mod.rs restore(): presence restarts at `Waiting`, so a player who reloads while the other

@@ -96,6 +96,40 @@ pub struct Verified {
     pub faults: Vec<Breach>,
     /// Seats moved to another key, in file order.
     pub handovers: Vec<Handover>,
+    /// Seats whose key signed two entries with one number, as the other seat proved
+    /// ([`Body::Fork`]), in file order.
+    pub forks: Vec<ForkProof>,
+}
+
+/// A seat whose key signed two entries with one number — a fork —, proved by an entry of the
+/// other seat that carries the second one (`docs/protocol.md`, « Forks »): the forker lost the
+/// game in progress and wrote nothing more that counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForkProof {
+    /// 0-based index of the proof entry in the file.
+    pub entry: usize,
+    /// The seat that forked (the proof's signer is the other one).
+    pub seat: Seat,
+    /// That seat's colour in the game the proof was written in.
+    pub player: Player,
+    /// The number both of its entries carry.
+    pub seq: u32,
+}
+
+impl fmt::Display for ForkProof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seat = match self.seat {
+            Seat::Host => "host",
+            Seat::Guest => "guest",
+        };
+        write!(
+            f,
+            "the {seat} ({}) signed two entries numbered {}, a fork that entry {} proves",
+            colour(self.player),
+            self.seq,
+            self.entry
+        )
+    }
 }
 
 /// A seat moved to another key by the other seat, which signed the hand-over
@@ -154,10 +188,19 @@ impl Verified {
     /// One sentence: every signature, link and move is valid, or who broke the rules first;
     /// then every seat that changed hands, and who gave it.
     pub fn verdict(&self) -> String {
-        let mut verdict = match self.faults.first() {
-            None => "verified: every signature, link and move is valid".to_string(),
-            Some(f) => format!("authentic, but {f}"),
+        // The first rule broken or fork proved, whichever comes first in the file.
+        let mut verdict = match (self.faults.first(), self.forks.first()) {
+            (None, None) => "verified: every signature, link and move is valid".to_string(),
+            (_, Some(k)) if self.faults.first().is_none_or(|f| k.entry < f.entry) => {
+                format!("authentic, but {k}")
+            }
+            (Some(f), _) => format!("authentic, but {f}"),
+            (None, Some(k)) => format!("authentic, but {k}"),
         };
+        for k in self.forks.iter().skip(1) {
+            verdict.push_str("; ");
+            verdict.push_str(&k.to_string());
+        }
         for h in &self.handovers {
             verdict.push_str("; ");
             verdict.push_str(&h.to_string());
@@ -397,7 +440,7 @@ impl Verifier {
         let fold = self.fold.expect("every entry is folded");
         let (room, voids, players) = (fold.room, fold.voids, fold.players);
         let entries = self.entries;
-        let void = voids.iter().map(|v| v.index).collect();
+        let void: Vec<usize> = voids.iter().map(|v| v.index).collect();
         let faults = voids
             .into_iter()
             .filter(|v| !v.excused)
@@ -428,7 +471,22 @@ impl Verifier {
                 _ => None,
             })
             .collect();
+        let forks = entries
+            .iter()
+            .enumerate()
+            .filter(|(entry, _)| void.binary_search(entry).is_err())
+            .filter_map(|(entry, e)| match &e.body {
+                Body::Fork(other) => Some(ForkProof {
+                    entry,
+                    seat: other.seat(),
+                    player: players[entry].opponent(),
+                    seq: other.seq(),
+                }),
+                _ => None,
+            })
+            .collect();
         Ok(Verified {
+            forks,
             room,
             guest_key: self.chains.guest_key().map(|k| k.to_bytes()),
             entries,
