@@ -392,8 +392,7 @@ fn live(count: usize, entries: usize) {
         let host_last = victim
             .entries()
             .into_iter()
-            .filter(|e| e.seat() == Seat::Host)
-            .last()
+            .rfind(|e| e.seat() == Seat::Host)
             .unwrap()
             .hash();
         let mut left = count;

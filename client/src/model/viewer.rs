@@ -26,12 +26,11 @@ use engine::session::{Ending, Finish, GameSummary, Seat, Void};
 use engine::{AnyGame, GameKind, Illegal, Player};
 
 /// The largest file the viewer reads (bytes): checked before reading, so that a huge file is
-/// refused at once. It is what an honest room can write: at most 10 000 entries per seat
-/// (`chains::MAX_ENTRIES`), each line at most 445 characters with its newline (a hello or a
-/// hand-over; a move takes about 320), so 8.9 MB at the very most (the test below computes it).
-/// A 500-turn Morris game's transcript is 0.16 MB, a room whose two chains are full of moves
-/// 6.3 MB.
-pub const MAX_BYTES: u64 = 9_000_000;
+/// refused at once. It is `engine verify`'s ([`transcript::MAX_BYTES`]), what an honest room can
+/// write: at most 10 000 entries per seat (`chains::MAX_ENTRIES`), each line at most 445
+/// characters with its newline (a hello or a hand-over; a move takes about 320), so 8.9 MB at
+/// the very most (the test below computes it).
+pub const MAX_BYTES: u64 = transcript::MAX_BYTES as u64;
 
 /// The largest record the viewer plays (bytes of text): an exported one is a few KB — seven
 /// headers, at most 500 turns of at most 9 characters —, so anything far bigger is refused

@@ -65,6 +65,7 @@ pub mod wire;
 
 pub use chains::Refusal;
 pub use events::{Command, CommandError, Effect, Event, Presence, Standing};
+pub use fold::{EXCUSE_REACH, SNAPSHOT_EVERY};
 pub use invite::{Invite, InviteError, Preview};
 pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
@@ -83,6 +84,23 @@ use seat::PeerCheck;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use wire::{Header, PROTOCOL_VERSION};
+
+/// The work a session did, counted in steps rather than time: what the tests of the bounds in
+/// docs/protocol.md, « Costs », count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Entries applied to a room: folding, folding again from a copy of the room, and the
+    /// states that void entries declare.
+    pub applied: u64,
+    /// Entries placed in the fold order.
+    pub merged: u64,
+    /// Signatures checked: entries, proofs of presence, knocks.
+    pub checked: u64,
+    /// Signatures made: entries, proofs of presence.
+    pub signed: u64,
+    /// Entries resent on request.
+    pub resent: u64,
+}
 
 /// Timing rules, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,10 +146,12 @@ pub struct Session {
     /// When [`Session::tick`] last ran: a wake-up already served is not asked for again (the
     /// end of a reservation, a deadline while suspended).
     last_tick: Option<u64>,
-    /// When we last resent entries on request, and from which sequence numbers: heads are
-    /// unsigned and cheap, a resend is not, so the same request within [`RESEND_MS`] is
-    /// answered once.
-    last_resend: Option<(u64, [u32; 2])>,
+    /// How far (entries per seat) we resent on request on this connection; `None` before the
+    /// first resend: heads are unsigned and cheap, a resend is not, so after one full resend
+    /// per connection only what lies beyond is sent (`sync.rs`).
+    resent: Option<[u32; 2]>,
+    /// The work done, in steps (docs/protocol.md, « Costs »).
+    work: Work,
     /// The other seat's open proposal and when we first saw it while live (our 60 s count
     /// starts there; `None` until we are connected, e.g. right after a reload). Not a copy of
     /// the room's state to compare against: the room knows the proposal and the proposer's
@@ -149,6 +169,8 @@ pub struct Session {
     connections: u64,
     /// The other side's challenge on this connection, answered once we hold a seat.
     their_challenge: Option<[u8; 16]>,
+    /// Our proof on this connection (`seat.rs`).
+    our_proof: seat::OurProof,
     /// A new device asking for the other seat while it is away.
     knock: Option<Knock>,
     /// A valid guest hello of another key, received while ours could still be replaced: it
@@ -168,11 +190,6 @@ pub struct Session {
 
 /// Entries kept aside ahead of a gap, at most.
 const MAX_PENDING: usize = 256;
-
-/// A request for entries we resent less than this long ago (ms) gets nothing more: an honest
-/// peer asks again with its next heartbeat, a hostile one cannot make us resend the whole
-/// transcript on every (unsigned) heads message.
-pub const RESEND_MS: u64 = 1_000;
 
 impl Session {
     /// The host's side: writes its `Hello` at once. The seed must be the one the invitation's
@@ -217,13 +234,15 @@ impl Session {
             last_heard: 0,
             last_heads_sent: None,
             last_tick: None,
-            last_resend: None,
+            resent: None,
+            work: Work::default(),
             their_proposal_seen: None,
             restored: false,
             reported: BTreeSet::new(),
             peer: PeerCheck::default(),
             connections: 0,
             their_challenge: None,
+            our_proof: seat::OurProof::default(),
             knock: None,
             foreign_hello: None,
             declined_at: None,
@@ -258,6 +277,17 @@ impl Session {
     /// the host's `Hello` is accepted (before, [`Invite::host_key`] is `None`).
     pub fn invite(&self) -> &Invite {
         &self.invite
+    }
+
+    /// The work done so far, in steps (docs/protocol.md, « Costs »).
+    pub fn work(&self) -> Work {
+        let fold = self.fold.work();
+        Work {
+            applied: fold.applied,
+            merged: fold.merged,
+            checked: self.work.checked + self.chains.checked(),
+            ..self.work
+        }
     }
 
     /// The shared state of the room.
@@ -297,8 +327,8 @@ impl Session {
     ) -> Options {
         let colours = match self.room().colours {
             _ if !lot => Colours::Alternate,
-            c @ Colours::Lot { .. } => c,
-            Colours::Alternate => Colours::Lot {
+            c @ Colours::Lot { .. } if self.room().lot_draws(game) => c,
+            _ => Colours::Lot {
                 commit: lot::commit(&self.seed, &self.invite.room.0, game),
                 from: game,
             },
@@ -546,7 +576,7 @@ impl Session {
         self.config.proposal_ms.min(room::PROPOSAL_MS)
     }
 
-    pub(super) fn entry(&self, body: Body, now: u64) -> Entry {
+    pub(super) fn entry(&mut self, body: Body, now: u64) -> Entry {
         let me = self.seat;
         let time = self.chains.last_time(me).map_or(now, |t| t.max(now));
         let header = Header {
@@ -557,6 +587,7 @@ impl Session {
             prev: self.chains.last_hash(me),
             seen: self.chains.last_hash(me.other()),
         };
+        self.work.signed += 1;
         Entry::sign(&self.key, header, body)
     }
 
@@ -647,8 +678,7 @@ impl Session {
                 if !expired.is_empty() {
                     // Neither kept nor sent yet: the timer writes it again.
                     self.chains.pop_own(self.seat);
-                    self.fold = Fold::default();
-                    self.fold.update(&self.chains);
+                    self.fold.forget_unheld(&self.chains);
                     self.last_live = live;
                 }
                 Err(why)
@@ -730,8 +760,9 @@ impl Session {
     pub fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
         self.last_heard = now;
         // A new connection (perhaps a reloaded tab) may have lost what we sent before.
-        self.last_resend = None;
+        self.resent = None;
         self.their_challenge = None;
+        self.our_proof = seat::OurProof::default();
         let mut out = vec![self.challenge(now), self.send_heads(now)];
         if matches!(self.standing, Standing::Knocking { .. }) {
             out.extend(self.start_knocking(now));
@@ -741,9 +772,10 @@ impl Session {
 
     /// The data channel closed.
     pub fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
-        self.last_resend = None;
+        self.resent = None;
         self.peer = PeerCheck::default();
         self.their_challenge = None;
+        self.our_proof = seat::OurProof::default();
         let mut out = Vec::new();
         if self.knock.take().is_some() {
             out.push(Effect::Event(Event::KnockOver));

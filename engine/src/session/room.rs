@@ -10,6 +10,7 @@ use crate::morris::{self, check_max_turns};
 use crate::table::{AnyTurn, Table};
 use crate::{AnyGame, Illegal, Player, Reason};
 use std::fmt;
+use std::sync::Arc;
 
 /// Why an entry changed nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,7 +306,7 @@ pub struct Room {
     /// Set when the guest's invitation names another game or protocol.
     pub incompatible: Option<Void>,
     /// The room's earlier games, each as it stood when a new game replaced it.
-    history: Vec<GameSummary>,
+    history: Games,
     /// The protocol of each seat's `Hello` (0 before it): the host's is the room's.
     pub protocol: [u16; 2],
     /// The Morris rule set of the current game (version 3's options; the default before).
@@ -318,6 +319,64 @@ pub struct Room {
     pub draw: Option<Draw>,
     /// The host's chain of values for the draws.
     anchor: Option<Anchor>,
+}
+
+/// The room's earlier games, oldest first: a list shared between copies of the room (the
+/// session's fold keeps copies as it goes), so that a copy costs nothing per game.
+#[derive(Clone, Debug, Default)]
+struct Games(Option<Arc<Played>>);
+
+#[derive(Debug)]
+struct Played {
+    game: GameSummary,
+    /// Games in the list up to this one.
+    len: usize,
+    before: Option<Arc<Played>>,
+}
+
+impl Games {
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |p| p.len)
+    }
+
+    fn push(&mut self, game: GameSummary) {
+        let len = self.len() + 1;
+        let before = self.0.take();
+        self.0 = Some(Arc::new(Played { game, len, before }));
+    }
+
+    fn to_vec(&self) -> Vec<GameSummary> {
+        let mut games = Vec::with_capacity(self.len());
+        let mut at = self.0.as_deref();
+        while let Some(p) = at {
+            games.push(p.game);
+            at = p.before.as_deref();
+        }
+        games.reverse();
+        games
+    }
+}
+
+impl PartialEq for Games {
+    fn eq(&self, other: &Games) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.len() == other.len() && self.to_vec() == other.to_vec(),
+        }
+    }
+}
+
+impl Drop for Games {
+    /// One node at a time: a room of thousands of games must not drop them recursively.
+    fn drop(&mut self) {
+        let mut at = self.0.take();
+        while let Some(p) = at {
+            match Arc::try_unwrap(p) {
+                Ok(mut p) => at = p.before.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 /// One game of a room, as `engine verify` tells it.
@@ -352,7 +411,7 @@ impl Room {
             left: [false; 2],
             forked: [false; 2],
             incompatible: None,
-            history: Vec::new(),
+            history: Games::default(),
             protocol: [0; 2],
             morris_rules: morris::Rules::NINE,
             colours: Colours::Alternate,
@@ -394,12 +453,20 @@ impl Room {
         } else {
             Player::Red
         };
-        let drawn = matches!(self.colours, Colours::Lot { .. })
-            && self.anchor.is_some_and(|a| self.game_number < a.end);
+        let drawn = matches!(self.colours, Colours::Lot { .. }) && self.lot_draws(self.game_number);
         self.draw = drawn.then_some(Draw {
             guess: None,
             host: None,
         });
+    }
+
+    /// True when the room's chain of values draws the colours of game `game`: it draws every
+    /// game of its thousand in turn, and a game whose colours were not drawn (replaced or ended
+    /// before the host's reveal) ends it — colours alternate from then on, until the host
+    /// commits to a new chain. So each reveal is checked with one hash, never with as many as
+    /// the games skipped.
+    pub fn lot_draws(&self, game: u32) -> bool {
+        self.anchor.is_some_and(|a| a.next == game && game < a.end)
     }
 
     /// The seat playing a colour in the current game.
@@ -868,7 +935,9 @@ impl Room {
                 self.ended(out);
             }
             Proposal::NewGame { .. } | Proposal::NewGameWith(_) => {
-                self.history.extend(self.summary());
+                if let Some(g) = self.summary() {
+                    self.history.push(g);
+                }
                 let rules = match open.proposal {
                     Proposal::NewGameWith(o) => self.take_options(o),
                     Proposal::NewGame { max_turns } => {
@@ -926,7 +995,7 @@ impl Room {
 
     /// Every game of the room so far, the current one last (none before the host's hello).
     pub fn games(&self) -> Vec<GameSummary> {
-        let mut games = self.history.clone();
+        let mut games = self.history.to_vec();
         games.extend(self.summary());
         games
     }

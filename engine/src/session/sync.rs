@@ -4,7 +4,7 @@
 
 use super::chains::{Added, Refusal};
 use super::wire::{self, Entry, Heads, Message, Seat, MAX_BATCH};
-use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING, RESEND_MS};
+use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING};
 
 impl Session {
     /// How many entries of each seat we hold, and the last hashes.
@@ -164,26 +164,29 @@ impl Session {
             }
             we_lack |= have > mine;
         }
-        let asked_again = self.last_resend.is_some_and(|(at, from)| {
-            now < at.saturating_add(RESEND_MS) && resend[0] >= from[0] && resend[1] >= from[1]
-        });
-        if asked_again {
-            if we_lack {
-                out.push(self.send_heads(now));
-            }
-            return out;
+        // Heads are unsigned and cheap, a resend is not: one full resend per connection (and
+        // one more for each device let knock on it), then only what lies beyond everything
+        // already resent on it. An honest peer lacks nothing we resent: the channel is
+        // reliable, and a new connection (a reload) starts afresh.
+        let held = [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)];
+        if let Some(sent) = self.resent {
+            resend = [resend[0].max(sent[0]), resend[1].max(sent[1])];
         }
-        // Send in fold order so each entry's references arrive before it.
-        let order: Vec<Entry> = self
-            .chains
-            .merged()
+        self.resent = Some(held);
+        // In fold order, so that each entry's references arrive before it: from the first
+        // place where an entry to send stands.
+        let first = [Seat::Host, Seat::Guest]
             .into_iter()
-            .filter(|e| e.seq() >= resend[e.seat().index()])
-            .cloned()
-            .collect();
-        if !order.is_empty() {
-            self.last_resend = Some((now, resend));
-        }
+            .filter_map(|s| self.fold.pos_of(s, resend[s.index()]))
+            .min();
+        let order: Vec<Entry> = first.map_or_else(Vec::new, |first| {
+            self.fold.order()[first..]
+                .iter()
+                .filter(|(s, n)| *n >= resend[s.index()])
+                .filter_map(|&(s, n)| self.chains.get(s, n).cloned())
+                .collect()
+        });
+        self.work.resent += order.len() as u64;
         for batch in order.chunks(MAX_BATCH) {
             out.push(Effect::Send(wire::encode(&Message::Entries(
                 batch.to_vec(),

@@ -31,6 +31,15 @@ use std::fmt;
 const MAGIC: &str = "moulin-transcript v1";
 const HEADER_LINES: usize = 4;
 
+/// The largest transcript read (bytes), by `engine verify` and the viewer alike, refused before
+/// anything else: what an honest room can write — at most 10 000 entries per seat
+/// ([`MAX_ENTRIES`](super::chains::MAX_ENTRIES)), each line at most 445 characters with its
+/// newline (a hello or a hand-over; a move takes about 320), and two proofs of a fork at most,
+/// so 8.9 MB at the very most. A 500-turn Morris game's transcript is 0.16 MB, a room whose two
+/// chains are full of moves 6.3 MB. Reading a file costs at most a few times its size in memory
+/// (« Costs » in docs/protocol.md).
+pub const MAX_BYTES: usize = 9_000_000;
+
 /// The first problem found in a transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyError {
@@ -280,6 +289,8 @@ pub struct Verifier {
     fold: Option<FoldAll>,
     /// The first problem, once found: every later call gives it again.
     failed: Option<VerifyError>,
+    /// Entries placed in the fold order (to check the file's).
+    merged: u64,
 }
 
 /// An error of the file as a whole (or of its header), not of one entry.
@@ -308,6 +319,11 @@ fn next_line<'a>(text: &'a str, at: usize, end: usize, next: &mut Option<usize>)
 impl Verifier {
     /// Reads the four header lines; the entries are checked by [`Verifier::step`].
     pub fn new(text: String) -> Result<Verifier, VerifyError> {
+        if text.len() > MAX_BYTES {
+            return Err(header(&format!(
+                "larger than the largest transcript a room can write ({MAX_BYTES} bytes)"
+            )));
+        }
         let end = text
             .strip_suffix('\n')
             .ok_or_else(|| header("the file must end with a newline"))?
@@ -353,12 +369,26 @@ impl Verifier {
             lines,
             host,
             game,
-            chains: Chains::new(RoomId(room), Some(host_key), None),
-            entries: Vec::with_capacity(lines),
+            chains: Chains::new(RoomId(room), Some(host_key), None).without_hex(),
+            // Not one per line: a file of newlines must not reserve an entry for each.
+            entries: Vec::new(),
             fold: None,
             failed: None,
+            merged: 0,
             text,
         })
+    }
+
+    /// The work done so far, in steps (docs/protocol.md, « Costs »): signatures checked,
+    /// entries applied to a room (folding, and the states void entries declare).
+    pub fn work(&self) -> super::Work {
+        let fold = self.fold.as_ref().map(FoldAll::work).unwrap_or_default();
+        super::Work {
+            applied: fold.applied,
+            merged: fold.merged + self.merged,
+            checked: self.chains.checked(),
+            ..super::Work::default()
+        }
     }
 
     /// The work done and the whole work, in entries: each is read (its signature and links
@@ -387,6 +417,9 @@ impl Verifier {
             let i = self.entries.len();
             let bad = |message: String| VerifyError { entry: i, message };
             let line = next_line(&self.text, at, self.end, &mut self.next);
+            if line.len() > 2 * wire::MAX_MESSAGE {
+                return Err(bad(wire::DecodeError::TooLarge.to_string()));
+            }
             let bytes = wire::unhex(line).ok_or_else(|| bad("not lowercase hexadecimal".into()))?;
             let e: Entry = wire::decode(&bytes).map_err(|e| bad(e.to_string()))?;
             match self.chains.add(e.clone()).map_err(|r| bad(r.to_string()))? {
@@ -406,6 +439,7 @@ impl Verifier {
             }
             // One order: the fold order, so that two files never tell one game.
             let merged = self.chains.merged();
+            self.merged += merged.len() as u64;
             if let Some(i) = merged
                 .iter()
                 .zip(&self.entries)
@@ -438,7 +472,7 @@ impl Verifier {
     pub fn finish(mut self) -> Result<Verified, VerifyError> {
         self.step(&mut || false)?;
         let fold = self.fold.expect("every entry is folded");
-        let (room, voids, players) = (fold.room, fold.voids, fold.players);
+        let (room, voids, players) = fold.into_parts();
         let entries = self.entries;
         let void: Vec<usize> = voids.iter().map(|v| v.index).collect();
         let faults = voids
