@@ -30,6 +30,9 @@
 //! entry than the last: each crosses all the others), `claims` (a version 2 room: claims that
 //! each look back over the whole room), `newlines` (a valid header, then 9 MB of newlines).
 
+// `--cfg before` builds it on the code before issue #21 (docs/protocol.md, « Costs »).
+#![allow(unexpected_cfgs)]
+
 use ed25519_dalek::SigningKey;
 use engine::session::wire::{self, Digest32, Header, Heads, Message};
 use engine::session::{
@@ -37,7 +40,6 @@ use engine::session::{
     HOST_SEED,
 };
 use engine::{AnyGame, Game, GameKind, Step};
-use std::time::Instant;
 
 /// A room signed by hand, both seats' keys known: entries chained as the test says.
 struct Forger {
@@ -283,206 +285,218 @@ fn long_room(entries: usize) -> Loopback {
     net
 }
 
-/// What the honest page does with a message: the session's answer, and the save it asks for.
-fn honest(s: &mut Session, bytes: &[u8], now: u64) -> Vec<Effect> {
-    let out = s.receive(bytes, now);
-    if out.iter().any(|e| matches!(e, Effect::Save)) {
-        std::hint::black_box(s.save_text());
-    }
-    out
+/// The honest page: its session, and its last save kept.
+struct Page {
+    session: Session,
+    #[cfg(not(before))]
+    saved: engine::session::SaveCursor,
 }
 
-/// Runs an attack: `next` makes the next message (or `None` when done); prints the honest
-/// side's CPU per MB received.
-fn measure(
-    name: &str,
-    victim: &mut Session,
-    mut next: impl FnMut(&Session, u64) -> Option<Vec<u8>>,
-) {
-    let (mut sent, mut spent, mut answered, mut n) = (0usize, 0f64, 0usize, 0usize);
+impl Page {
+    fn new(session: Session) -> Page {
+        Page {
+            #[cfg(not(before))]
+            saved: session
+                .save_parts(engine::session::SaveCursor::default())
+                .cursor,
+            session,
+        }
+    }
+
+    /// What the page does with a message: the session's answer, and the save it asks for (the
+    /// parts changed since the last save; before issue #21, the whole text).
+    fn receive(&mut self, bytes: &[u8], now: u64) -> Vec<Effect> {
+        let out = self.session.receive(bytes, now);
+        if out.iter().any(|e| matches!(e, Effect::Save)) {
+            #[cfg(not(before))]
+            {
+                let parts = std::hint::black_box(self.session.save_parts(self.saved));
+                self.saved = parts.cursor;
+            }
+            #[cfg(before)]
+            std::hint::black_box(self.session.save_text());
+        }
+        out
+    }
+
+    /// The steps counted so far (applied, merged, checked, signed, resent), where they are.
+    fn work(&self) -> [u64; 5] {
+        #[cfg(not(before))]
+        {
+            let w = self.session.work();
+            [w.applied, w.merged, w.checked, w.signed, w.resent]
+        }
+        #[cfg(before)]
+        [0; 5]
+    }
+}
+
+/// This thread's CPU time so far (ns): what the honest side spends, whatever else runs on the
+/// machine.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs an attack: the messages (made beforehand, the attacker's work) go to the page one
+/// after the other, a second apart; prints the honest side's CPU per MB received.
+fn measure(name: &str, session: Session, messages: Vec<Vec<u8>>) {
+    let mut page = Page::new(session);
+    let sent: usize = messages.iter().map(Vec::len).sum();
+    let n = messages.len();
+    let before = page.work();
     let mut now = 1_760_000_000_000u64;
-    while let Some(m) = next(victim, now) {
-        sent += m.len();
-        let t = Instant::now();
-        let out = honest(victim, &m, now);
-        spent += t.elapsed().as_secs_f64();
-        answered += out
-            .iter()
-            .map(|e| match e {
-                Effect::Send(b) => b.len(),
-                _ => 0,
-            })
-            .sum::<usize>();
-        n += 1;
+    let mut answered = 0usize;
+    let t = cpu_ns();
+    for m in &messages {
+        for e in page.receive(m, now) {
+            if let Effect::Send(b) = e {
+                answered += b.len();
+            }
+        }
         now += 1_000;
     }
+    let spent = (cpu_ns() - t) as f64 / 1e9;
+    let after = page.work();
+    let per = |i: usize| (after[i] - before[i]) as f64 / n as f64;
     println!(
-        "{name:10} {n:6} messages, {:8.3} MB sent, honest CPU {:8.3} s = {:8.3} s/MB, answered {:9.3} MB",
+        "{name:10} {n:6} messages, {:7.3} MB sent, honest CPU {:7.3} s = {:6.3} s/MB, answered {:8.3} MB; per message: {:.1} applied, {:.1} merged, {:.2} checked, {:.2} signed, {:.1} resent",
         sent as f64 / 1e6,
         spent,
         spent / (sent as f64 / 1e6),
-        answered as f64 / 1e6
+        answered as f64 / 1e6,
+        per(0),
+        per(1),
+        per(2),
+        per(3),
+        per(4),
     );
+}
+
+/// The next `count` entries of `seat`, chained after `own` (its entries so far), each declaring
+/// `seen` (a hash of the other seat's entries) and dated a second after the one before.
+fn chained(own: &[Entry], seat: Seat, seen: Digest32, count: usize, body: Body) -> Vec<Vec<u8>> {
+    let seed = if seat == Seat::Host {
+        HOST_SEED
+    } else {
+        GUEST_SEED
+    };
+    let mut last = own.last().unwrap().clone();
+    (0..count)
+        .map(|_| {
+            let header = Header {
+                room: last.header.room,
+                seat,
+                seq: last.header.seq + 1,
+                time: last.header.time.max(1_760_000_000_000) + 1_000,
+                prev: last.hash(),
+                seen,
+            };
+            last = Entry::sign(&SigningKey::from_bytes(&seed), header, body.clone());
+            wire::encode(&Message::Entries(vec![last.clone()]))
+        })
+        .collect()
+}
+
+fn of(s: &Session, seat: Seat) -> Vec<Entry> {
+    s.entries()
+        .into_iter()
+        .filter(|e| e.seat() == seat)
+        .collect()
 }
 
 fn live(count: usize, entries: usize) {
     let base = long_room(entries);
     eprintln!(
-        "a room of {} entries ({} turns)",
+        "a room of {} entries ({} turns in the current game)",
         base.host().entries().len(),
         base.host().game().map_or(0, |g| g.turns())
     );
 
     // crossing: the guest's draw offer expires (its session withdraws it); the host answers it
-    // again and again, declaring that withdrawal unseen.
+    // again and again, declaring that withdrawal unseen: each answer folds before it.
     {
         let mut net = base.clone();
         net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
         let offer = net.guest().room().open[1].unwrap().seq;
-        let seen = net
-            .guest()
-            .entries()
-            .iter()
-            .filter(|e| e.seat() == Seat::Guest)
-            .count();
+        let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
         net.advance(61_000);
-        let mut victim = net.guest().clone();
-        // The attacker keeps its own chain: the victim's copy is rebuilt once here, then grown.
-        let mut own: Vec<Entry> = victim
-            .entries()
-            .into_iter()
-            .filter(|e| e.seat() == Seat::Host)
-            .collect();
-        let guest: Vec<Entry> = victim
-            .entries()
-            .into_iter()
-            .filter(|e| e.seat() == Seat::Guest)
-            .collect();
-        let mut left = count;
-        measure("crossing", &mut victim, |_, now| {
-            left = left.checked_sub(1)?;
-            let last = own.last().unwrap();
-            let header = Header {
-                room: last.header.room,
-                seat: Seat::Host,
-                seq: own.len() as u32,
-                time: now,
-                prev: last.hash(),
-                seen: guest[seen - 1].hash(),
-            };
-            let body = Body::Reply {
-                proposal: offer,
-                accept: true,
-            };
-            let e = Entry::sign(&SigningKey::from_bytes(&HOST_SEED), header, body);
-            own.push(e.clone());
-            Some(wire::encode(&Message::Entries(vec![e])))
-        });
+        let victim = net.guest().clone();
+        let reply = Body::Reply {
+            proposal: offer,
+            accept: true,
+        };
+        let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
+        measure("crossing", victim, messages);
     }
 
     // void: the guest answers no proposal, again and again, up to date.
     {
-        let net = base.clone();
-        let mut victim = net.host().clone();
-        let mut own: Vec<Entry> = victim
-            .entries()
-            .into_iter()
-            .filter(|e| e.seat() == Seat::Guest)
-            .collect();
-        let host_last = victim
-            .entries()
-            .into_iter()
-            .rfind(|e| e.seat() == Seat::Host)
-            .unwrap()
-            .hash();
-        let mut left = count;
-        measure("void", &mut victim, |_, now| {
-            left = left.checked_sub(1)?;
-            let last = own.last().unwrap();
-            let header = Header {
-                room: last.header.room,
-                seat: Seat::Guest,
-                seq: own.len() as u32,
-                time: now,
-                prev: last.hash(),
-                seen: host_last,
-            };
-            let body = Body::Reply {
-                proposal: 9_999,
-                accept: true,
-            };
-            let e = Entry::sign(&SigningKey::from_bytes(&GUEST_SEED), header, body);
-            own.push(e.clone());
-            Some(wire::encode(&Message::Entries(vec![e])))
-        });
+        let victim = base.host().clone();
+        let seen = of(&victim, Seat::Host).last().unwrap().hash();
+        let no = Body::Reply {
+            proposal: 9_999,
+            accept: true,
+        };
+        let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
+        measure("void", victim, messages);
     }
 
     // heads: « send me everything », once a second.
     {
-        let mut victim = base.host().clone();
         let ask = wire::encode(&Message::Heads(Heads {
             count: [0, 0],
             last: [Digest32::ZERO, Digest32::ZERO],
         }));
-        let mut left = count;
-        measure("heads", &mut victim, |_, _| {
-            left = left.checked_sub(1)?;
-            Some(ask.clone())
-        });
+        measure("heads", base.host().clone(), vec![ask; count]);
     }
 
     // challenge: a new challenge each time.
     {
-        let mut victim = base.host().clone();
-        let mut i = 0u64;
-        let mut left = count;
-        measure("challenge", &mut victim, |_, _| {
-            left = left.checked_sub(1)?;
-            i += 1;
-            let mut c = [0u8; 16];
-            c[..8].copy_from_slice(&i.to_le_bytes());
-            Some(wire::encode(&Message::Challenge(c)))
-        });
+        let messages = (0..count as u64)
+            .map(|i| {
+                let mut c = [0u8; 16];
+                c[..8].copy_from_slice(&i.to_le_bytes());
+                wire::encode(&Message::Challenge(c))
+            })
+            .collect();
+        measure("challenge", base.host().clone(), messages);
     }
 
     // proof: a new connection, then proofs that prove nothing.
     {
         let mut victim = base.host().clone();
-        let now = 1_760_000_000_000;
-        victim.peer_disconnected(now);
-        victim.peer_connected(now);
-        let mut left = count;
-        measure("proof", &mut victim, |_, _| {
-            left = left.checked_sub(1)?;
-            Some(wire::encode(&Message::Proof {
-                seat: Seat::Guest,
-                sig: wire::Sig([3; 32], [4; 32]),
-            }))
+        victim.peer_disconnected(1_760_000_000_000);
+        victim.peer_connected(1_760_000_000_000);
+        let bad = wire::encode(&Message::Proof {
+            seat: Seat::Guest,
+            sig: wire::Sig([3; 32], [4; 32]),
         });
+        measure("proof", victim, vec![bad; count]);
     }
 
-    // knock: a device with the secret (and a new key each time) knocks, badly signed, while the
-    // guest's seat is away.
+    // knock: a device with the room secret (and a new key each time) knocks, badly signed,
+    // while the guest's seat is away.
     {
         let mut victim = base.host().clone();
-        let now = 1_760_000_000_000;
-        victim.peer_disconnected(now);
-        victim.peer_connected(now);
+        victim.peer_disconnected(1_760_000_000_000);
+        victim.peer_connected(1_760_000_000_000);
         let invite = victim.invite().clone();
-        let mut i = 0u64;
-        let mut left = count;
-        measure("knock", &mut victim, |_, _| {
-            left = left.checked_sub(1)?;
-            i += 1;
-            let mut seed = [9u8; 32];
-            seed[..8].copy_from_slice(&i.to_le_bytes());
-            let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
-            Some(wire::encode(&Message::Knock {
-                key,
-                proof: wire::join_proof(invite.room, &invite.secret, &key),
-                sig: wire::Sig([3; 32], [4; 32]),
-            }))
-        });
+        let messages = (0..count as u64)
+            .map(|i| {
+                let mut seed = [9u8; 32];
+                seed[..8].copy_from_slice(&i.to_le_bytes());
+                let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+                wire::encode(&Message::Knock {
+                    key,
+                    proof: wire::join_proof(invite.room, &invite.secret, &key),
+                    sig: wire::Sig([3; 32], [4; 32]),
+                })
+            })
+            .collect();
+        measure("knock", victim, messages);
     }
 }
 

@@ -245,11 +245,16 @@ test('join by code; malformed link, other game and full room get clear messages'
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
   // relay says the room is full, and the copy, which holds a seat and a game, keeps its board
   // and says so while it tries again.
-  const saved = await g.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('meta-morpion-seat-v2:')));
-  assert.ok(saved && /^\d+ [0-9a-f]+$/.test(saved[1]), 'the seat is kept in the browser, under the room');
+  // The seat is saved in parts (docs/protocol.md, « Costs »): a head under the room's key, and
+  // the entries in chunks under `<key>#<n>`; a copy takes them all.
+  const saved = await g.page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('meta-morpion-seat-v2:')));
+  const head = saved.find(([k]) => !k.includes('#'));
+  assert.ok(head && /^\d+ parts:[0-9a-f]+$/.test(head[1]), 'the seat is kept in the browser, under the room');
+  assert.ok(saved.some(([k, v]) => k === `${head[0]}#0` && /^([0-9a-f]+\n)+$/.test(v)), 'with its entries in chunks');
+  const keep = (all) => { for (const [k, v] of all) localStorage.setItem(k, v); };
   const copy = await player();
   await copy.page.goto(`${ctx.relay.url}/`);
-  await copy.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
+  await copy.page.evaluate(keep, saved);
   await copy.page.goto(g.page.url());
   await copy.page.locator('[data-relay]', { hasText: 'Le relais compte déjà deux connexions dans ce salon' }).waitFor({ timeout: 20000 });
   assert.match(await copy.page.locator('[data-relay]').textContent(), /Nouvelle tentative dans \d+ s\.$/);
@@ -279,7 +284,7 @@ test('join by code; malformed link, other game and full room get clear messages'
     });
   }
   await forked.page.goto(`${ctx.relay.url}/`);
-  await forked.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
+  await forked.page.evaluate(keep, saved);
   await forked.page.goto(g.page.url());
   await forked.page.locator('[data-cell="40"][data-piece]').waitFor();
   await forked.page.getByRole('button', { name: 'Abandonner' }).click();

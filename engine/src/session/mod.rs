@@ -69,7 +69,7 @@ pub use fold::{EXCUSE_REACH, SNAPSHOT_EVERY};
 pub use invite::{Invite, InviteError, Preview};
 pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
-pub use save::{RestoreError, Saved};
+pub use save::{RestoreError, SaveCursor, SaveParts, Saved, SAVE_CHUNK};
 pub use seat::Knock;
 pub use wire::{
     Body, Colours, DecodeError, Digest32, Entry, Message, Options, Proposal, RoomId, Rules, Seat,
@@ -152,6 +152,9 @@ pub struct Session {
     resent: Option<[u32; 2]>,
     /// The work done, in steps (docs/protocol.md, « Costs »).
     work: Work,
+    /// Changes when the transcript is rebuilt (a device that gives way): a save in parts then
+    /// starts afresh.
+    save_epoch: u64,
     /// The other seat's open proposal and when we first saw it while live (our 60 s count
     /// starts there; `None` until we are connected, e.g. right after a reload). Not a copy of
     /// the room's state to compare against: the room knows the proposal and the proposer's
@@ -236,6 +239,7 @@ impl Session {
             last_tick: None,
             resent: None,
             work: Work::default(),
+            save_epoch: 0,
             their_proposal_seen: None,
             restored: false,
             reported: BTreeSet::new(),

@@ -118,6 +118,7 @@ impl Session {
             .and_then(|k| VerifyingKey::from_bytes(&k).ok());
         let fresh = Chains::new(self.invite.room, host_key, Some(self.invite.secret));
         let old = std::mem::replace(&mut self.chains, fresh);
+        self.save_epoch += 1;
         for e in old.merged() {
             if e.seat() != self.seat {
                 // What no longer follows is asked for again by the heads below.

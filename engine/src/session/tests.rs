@@ -1581,6 +1581,74 @@ fn a_wake_up_once_served_is_never_asked_for_again() {
 }
 
 #[test]
+fn a_save_in_parts_writes_what_changed_and_reads_back() {
+    // The saved text was rebuilt whole on every message; a save in parts writes the head and
+    // the chunks changed since the last save kept: one chunk for one new entry.
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    play_some(&mut p, 30);
+    let mut store: Vec<String> = Vec::new();
+    let keep = |store: &mut Vec<String>, parts: &SaveParts| {
+        store.resize(parts.total, String::new());
+        for (n, chunk) in &parts.chunks {
+            store[*n] = chunk.clone();
+        }
+    };
+    let whole = p.guest().save_parts(SaveCursor::default());
+    assert_eq!(whole.chunks.len(), whole.total);
+    keep(&mut store, &whole);
+    let mut cursor = whole.cursor;
+    for step in 0..40 {
+        let entries = p.guest().entries().len();
+        play_some(&mut p, 1);
+        let added = p.guest().entries().len() - entries;
+        if added == 0 {
+            p.exchange(
+                Seat::Host,
+                Command::Propose(Proposal::NewGame { max_turns: None }),
+            );
+            p.exchange(Seat::Guest, Command::Reply { accept: true });
+            continue;
+        }
+        let parts = p.guest().save_parts(cursor);
+        assert!(parts.chunks.len() <= added, "step {step}");
+        for (_, chunk) in &parts.chunks {
+            assert!(chunk.lines().count() <= SAVE_CHUNK);
+        }
+        // Nothing more than the head (a few hundred characters) and one chunk.
+        let written = parts.head.len() + parts.chunks.iter().map(|(_, c)| c.len()).sum::<usize>();
+        assert!(written < 600 + SAVE_CHUNK * 400, "step {step}: {written}");
+        keep(&mut store, &parts);
+        cursor = parts.cursor;
+        let saved = Saved::from_parts(&parts.head, &store).unwrap();
+        assert_eq!(Saved::chunks_of(&parts.head), Ok(store.len()));
+        let back = Session::restore(saved).unwrap();
+        assert_eq!(back.room(), p.guest().room(), "step {step}");
+        assert_eq!(back.entries(), p.guest().entries());
+    }
+    let parts = p.guest().save_parts(cursor);
+    keep(&mut store, &parts);
+    cursor = parts.cursor;
+    // Nothing new: only the head.
+    assert!(p.guest().save_parts(cursor).chunks.is_empty());
+    // A save in one text, the form kept before parts, still reads; a head is not one, and a
+    // head whose chunks are missing or damaged is unreadable.
+    let head = p.guest().save_parts(cursor).head;
+    assert!(Saved::is_head(&head) && !Saved::is_head(&p.guest().save_text()));
+    assert!(Saved::from_text(&p.guest().save_text()).is_ok());
+    assert_eq!(Saved::from_text(&head), Err(RestoreError::Unreadable));
+    assert_eq!(
+        Saved::from_parts(&head, &store[..store.len() - 1]),
+        Err(RestoreError::Unreadable)
+    );
+    let mut damaged = store.clone();
+    damaged[0].replace_range(0..2, "zz");
+    assert_eq!(
+        Saved::from_parts(&head, &damaged),
+        Err(RestoreError::Unreadable)
+    );
+}
+
+#[test]
 fn the_saved_text_reads_back_and_nothing_else_does() {
     let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 7);
