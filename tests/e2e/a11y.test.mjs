@@ -108,12 +108,12 @@ test('hot-seat Morris: moves, a mill and its capture, undo and a new game are re
   // The new-game dialog by keyboard: its first button has the focus; Escape gives it back.
   await pressButton(page, 'Nouvelle partie');
   assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Commencer', board: false });
-  // Tab and Shift+Tab go round the dialog's controls (the turn limit, « Commencer », « Reprendre
-  // la partie »), never to the page behind it.
+  // Tab and Shift+Tab go round the dialog's controls (the rules, the turn limit, « Commencer »,
+  // « Reprendre la partie »), never to the page behind it.
   await page.keyboard.press('Tab');
   assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Reprendre la partie', board: false });
   await page.keyboard.press('Tab');
-  assert.equal((await focusOf(page)).tag, 'input', 'from the last control to the first');
+  assert.equal((await focusOf(page)).tag, 'select', 'from the last control to the first (« Règles du jeu »)');
   await page.keyboard.press('Shift+Tab');
   assert.deepEqual(await focusOf(page), { tag: 'button', text: 'Reprendre la partie', board: false });
   for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {

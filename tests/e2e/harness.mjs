@@ -144,16 +144,19 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Runs `engine replay GAME` on a record and parses its JSON line. */
-export function engineReplay(game, record, maxTurns) {
-  const args = ['replay', game, ...(maxTurns ? ['--max-turns', String(maxTurns)] : [])];
+/** Runs `engine replay GAME` on a record and parses its JSON line; `rules` (Morris, any form
+ * `--rules` takes) plays it under other rules than the classic ones. */
+export function engineReplay(game, record, maxTurns, rules) {
+  const args = ['replay', game, ...(maxTurns ? ['--max-turns', String(maxTurns)] : []),
+    ...(rules ? ['--rules', rules] : [])];
   return JSON.parse(execFileSync(ENGINE_BIN, args, { input: record }).toString());
 }
 
-/** Runs `engine ai GAME` on a record: the turn the engine plays there (its last line). */
-export function engineAi(game, record, { level = 1, seed = 1, maxTurns } = {}) {
+/** Runs `engine ai GAME` on a record: the turn the engine plays there (its last line); `rules`
+ * as for `engineReplay`. */
+export function engineAi(game, record, { level = 1, seed = 1, maxTurns, rules } = {}) {
   const args = ['ai', game, '--level', String(level), '--seed', String(seed),
-    ...(maxTurns ? ['--max-turns', String(maxTurns)] : [])];
+    ...(maxTurns ? ['--max-turns', String(maxTurns)] : []), ...(rules ? ['--rules', rules] : [])];
   const out = execFileSync(ENGINE_BIN, args, { input: record, stdio: ['pipe', 'pipe', 'ignore'] });
   return out.toString().trim().split('\n').pop();
 }

@@ -107,6 +107,9 @@ pub struct HistoryView {
     /// A past position is shown (read-only): which one, as « Position après le tour 12
     /// (Bleu : d6xb4) ».
     pub browsing: Option<String>,
+    /// Morris: the rules the game is played under, by name (`text::rules_name`), said above
+    /// the turns; set by the page, which knows its game.
+    pub rules: Option<String>,
 }
 
 impl HistoryView {
@@ -146,6 +149,7 @@ impl HistoryView {
             pending,
             current,
             browsing,
+            rules: None,
         }
     }
 

@@ -149,7 +149,10 @@ impl Model {
         let pending = (g.phase() == Phase::Capture)
             .then(|| g.last_turn().map(|t| format!("{t}x…")))
             .flatten();
-        HistoryView::of(&self.table, pending, self.browse)
+        HistoryView {
+            rules: Some(text::rules_name(g.rules())),
+            ..HistoryView::of(&self.table, pending, self.browse)
+        }
     }
 
     /// Handles one event; says what the page must do.
@@ -547,10 +550,15 @@ mod tests {
         assert_eq!((m.game().turns(), m.game().rules()), (0, Rules::LASKER));
         assert_eq!(m.game().max_turns(), 90);
         assert_eq!(
-            m.rules,
-            RulesForm::new(Rules::LASKER),
+            (
+                m.rules.rules,
+                m.rules.quiet_text.as_str(),
+                m.rules.error.clone()
+            ),
+            (Rules::LASKER, "0", None),
             "the page shows them"
         );
+        assert_eq!(m.history().rules.as_deref(), Some("Lasker (10 pions)"));
         // Another new game keeps them.
         m.update(Event::AskNewGame);
         m.update(Event::ConfirmNewGame);

@@ -40,6 +40,10 @@ pub struct RulesForm {
     pub quiet_text: String,
     /// Why the typed `quiet` number was refused.
     pub error: Option<Text>,
+    /// The rules one by one are shown: from the start for rules that are no named set, and
+    /// from the first parameter set on (a named set chosen later does not fold them away
+    /// under the player's hand).
+    pub unfolded: bool,
 }
 
 impl RulesForm {
@@ -49,6 +53,7 @@ impl RulesForm {
             rules,
             quiet_text: rules.quiet().to_string(),
             error: None,
+            unfolded: rules.name().is_none(),
         }
     }
 
@@ -57,16 +62,22 @@ impl RulesForm {
     pub fn apply(&mut self, input: RulesInput) -> bool {
         let before = self.rules;
         match input {
-            RulesInput::Named(rules) => *self = RulesForm::new(rules),
+            RulesInput::Named(rules) => {
+                let unfolded = self.unfolded;
+                *self = RulesForm::new(rules);
+                self.unfolded |= unfolded;
+            }
             RulesInput::Param(Param::Quiet, n) => {
                 return self.apply(RulesInput::Quiet(n.to_string()))
             }
             RulesInput::Param(param, value) => {
+                self.unfolded = true;
                 if let Ok(rules) = self.rules.with(param, value) {
                     self.rules = rules;
                 }
             }
             RulesInput::Quiet(text) => {
+                self.unfolded = true;
                 match parse_quiet(&text).and_then(|n| {
                     self.rules
                         .with(Param::Quiet, n)
@@ -128,8 +139,17 @@ mod tests {
         // A named set clears a refusal and shows its own number.
         f.apply(RulesInput::Quiet("x".into()));
         assert!(f.apply(RulesInput::Named(Rules::GUR9)));
-        assert_eq!(f, RulesForm::new(Rules::GUR9));
+        assert_eq!(
+            f,
+            RulesForm {
+                unfolded: true,
+                ..RulesForm::new(Rules::GUR9)
+            },
+            "still unfolded: the player was setting them one by one"
+        );
         assert_eq!(f.quiet_text, "50");
+        assert!(!RulesForm::new(Rules::GUR9).unfolded);
+        assert!(RulesForm::new("pieces=11".parse().unwrap()).unfolded);
         assert!(f.apply(RulesInput::Param(Param::Quiet, 0)));
         assert_eq!(f.named(), Some(Rules::NINE));
     }

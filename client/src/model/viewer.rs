@@ -195,7 +195,14 @@ impl Viewer {
     /// The history panel.
     pub fn history(&self) -> Option<HistoryView> {
         let g = self.game.as_ref()?;
-        Some(HistoryView::new(&g.turns, None, self.browse))
+        let rules = match g.positions.first() {
+            Some(AnyGame::Morris(m)) => Some(text::rules_name(m.rules())),
+            _ => None,
+        };
+        Some(HistoryView {
+            rules,
+            ..HistoryView::new(&g.turns, None, self.browse)
+        })
     }
 
     fn refuse(&mut self, transcript: bool, text: Text) {
@@ -548,10 +555,14 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
             Text::new(move || text::game_name(kind).to_string()),
         ));
         let limit = rules.max_turns.to_string();
+        let variant = v.room.morris_rules;
         facts.push((
             Text::of(t::fact_rules),
             Text::new(move || match kind {
-                GameKind::Morris => t::rules_limit(&limit),
+                GameKind::Morris if variant.is_default() => t::rules_limit(&limit),
+                GameKind::Morris => {
+                    format!("{}, {}", text::rules_name(variant), t::rules_limit(&limit))
+                }
                 GameKind::Meta => t::rules_none().to_string(),
             }),
         ));
@@ -921,6 +932,10 @@ mod tests {
             ]
         );
         assert_eq!(facts.iter().filter(|(k, _)| k == "Règles").count(), 1);
+        assert_eq!(
+            v.history().unwrap().rules.as_deref(),
+            Some("Douze pions (diagonales)")
+        );
         // Without the header the same record is refused: no diagonal, no mill.
         let plain = open("[Game \"morris\"]\na7 d7 b6 d6 c5xd7\n");
         assert!(!plain.verdict.unwrap().ok);

@@ -286,7 +286,7 @@ pub fn RulesField(props: &RulesFieldProps) -> Html {
                     }
                 </select>
             </label>
-            <details class="custom-rules" open={named.is_none() || error.is_some()}>
+            <details class="custom-rules" open={props.form.unfolded}>
                 <summary>{ words(t::rules_custom_summary()) }</summary>
                 <label>{ words(t::pieces_field()) }{ " " }<select onchange={on_pieces}>{ for pieces }</select></label>
                 { switch(Param::Diagonals, rules.diagonals(), t::diagonals_field()) }

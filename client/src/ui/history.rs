@@ -45,6 +45,9 @@ pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>) -> Html {
     html! {
         <section class="panel history" aria-labelledby="history-title">
             <h2 id="history-title">{ words(t::history()) }</h2>
+            if let Some(rules) = v.rules {
+                <p class="hint history-rules" data-history-rules="">{ t::rules_in_force(&rules) }</p>
+            }
             // The list scrolls from its end: the last turns, live play's, stay in view.
             <div class="turns-scroll">
                 <ol class="turns" data-ply-shown={current.to_string()} onclick={on_list}>

@@ -148,7 +148,7 @@ const NO_MILL: u32 = 1 << 31;
 /// The lines of a board: links, neighbours and mills. There are two, built at compile time:
 /// the board of SPEC §2 and the one with the four diagonals; a game finds its own through its
 /// rules ([`Geometry::of`]). The hot loops (perft, search) are compiled once per board
-/// ([`Geometry::board`]), so that the default board's tables are constants there and it costs
+/// (`Geometry::board`), so that the default board's tables are constants there and it costs
 /// nothing extra.
 #[derive(Debug)]
 pub struct Geometry {
@@ -342,17 +342,18 @@ impl Point {
         COORDS[self.0 as usize]
     }
 
-    /// Points joined to this one by a link.
+    /// Points joined to this one by a link on the plain board (the default rules'); a game's own
+    /// board is [`Geometry::neighbours`] of `Morris::geometry`.
     pub fn neighbours(self) -> Points {
         Points(ADJACENT[self.index()])
     }
 
-    /// True when a link joins the two points.
+    /// True when a link joins the two points on the plain board (see [`Geometry::is_adjacent`]).
     pub fn is_adjacent(self, other: Point) -> bool {
         ADJACENT[self.index()] & other.bit() != 0
     }
 
-    /// The two mills through this point.
+    /// The two mills through this point on the plain board (see [`Geometry::mills_through`]).
     pub fn mills(self) -> [Points; 2] {
         let [a, b] = MILLS_THROUGH[self.index()];
         [Points(a), Points(b)]
@@ -444,13 +445,13 @@ impl FromIterator<Point> for Points {
     }
 }
 
-/// The mills, each as its three points (sides of the outer, middle and inner squares, then the
-/// four cross lines).
+/// The plain board's mills (see [`Geometry::mills`] for a game's own), each as its three points
+/// (sides of the outer, middle and inner squares, then the four cross lines).
 pub fn mills() -> impl Iterator<Item = [Point; 3]> {
     MILL_POINTS.iter().map(|m| m.map(Point))
 }
 
-/// The links, each as a pair of points.
+/// The plain board's links (see [`Geometry::links`] for a game's own), each as a pair of points.
 pub fn links() -> impl Iterator<Item = (Point, Point)> {
     LINKS.iter().map(|&(a, b)| (Point(a), Point(b)))
 }

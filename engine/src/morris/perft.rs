@@ -2,7 +2,7 @@
 //!
 //! A capturing turn counts once per capture target; a game that ends before `depth` contributes
 //! nothing (one that ends exactly at `depth` counts). This is the engine's speed test and a check
-//! of the rules against known counts; it follows the game's [`Rules`](super::Rules).
+//! of the rules against known counts; it follows the game's [`Rules`].
 //!
 //! The search copies a small bitboard [`Position`] instead of the full [`Morris`] state, keeps the
 //! positions seen since the last irreversible turn on a stack for repetition, and counts the last

@@ -210,12 +210,12 @@ pub fn status(s: &Session) -> String {
             Ending::Forked(seat) => t::won_forked(&player(seat.other()), &player(seat)),
         };
     }
-    let max_turns = match g {
-        AnyGame::Morris(m) => m.max_turns(),
-        AnyGame::Meta(_) => 0,
+    let result = match g {
+        AnyGame::Morris(m) => text::morris_result(m),
+        AnyGame::Meta(_) => g.outcome().map(|o| text::result(o, 0)),
     };
-    if let Some(o) = g.outcome() {
-        return text::result(o, max_turns);
+    if let Some(result) = result {
+        return result;
     }
     if !room.hello[Seat::Guest.index()] {
         return t::waiting_guest().to_string();
