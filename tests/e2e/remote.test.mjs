@@ -277,7 +277,8 @@ test('join by code; malformed link, other game and full room get clear messages'
   // Another copy, kept off the network (its requests to the relay are held), writes
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has
   // gone and the copy reaches the host, both sessions find two signed entries with one number:
-  // a fork, proved by signatures, and the game is suspended on both sides.
+  // a fork, proved by signatures: the game counts against the guest's seat (protocol v3: a fork
+  // never freezes the room), and the copy's tab is suspended.
   // No service worker: the requests it would send for the page escape `page.route`.
   const forked = await player(DESKTOP, { serviceWorkers: 'block' });
   let release;
@@ -309,17 +310,18 @@ test('join by code; malformed link, other game and full room get clear messages'
     await new Promise((r) => setTimeout(r, 100));
   }
   release();
-  const suspended = async (page, text) => {
+  const says = async (page, text) => {
     try {
-      await page.getByText(text).waitFor({ timeout: 20000 });
+      await page.getByText(text).first().waitFor({ timeout: 20000 });
     } catch (e) {
       const said = await page.locator('main').innerText();
       throw new Error(`${e.message}\nthe page said instead:\n${said}`);
     }
   };
-  await suspended(h.page, 'Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue.');
-  await suspended(forked.page, 'Votre place est utilisée dans un autre onglet : la partie est suspendue.');
-  assert.equal(await h.page.getByRole('button', { name: 'Abandonner' }).count(), 0, 'no game buttons while suspended');
+  await says(h.page, 'Bleu (vous) gagne : Rouge a joué depuis deux onglets à la fois (deux entrées signées sous un même numéro).');
+  await says(forked.page, 'Votre place est utilisée dans un autre onglet : la partie est suspendue.');
+  assert.equal(await h.page.locator('[data-status="won"][data-winner="0"]').count(), 1, 'the fork counts against the guest');
+  assert.equal(await h.page.getByRole('button', { name: 'Revanche' }).count(), 1, 'the host can play on');
   await screenshot(h.page, 'remote-fork-desktop');
   await forked.context.close();
 
