@@ -31,7 +31,7 @@ cargo test --workspace
 
 step "Release binaries"
 cargo build --release -p engine -p signaling
-cargo build --release -p engine --example long_transcript # the viewer's figure (tests/e2e/viewer.test.mjs)
+cargo build --release -p engine --example long_transcript --example hostile # the viewer's figures (tests/e2e/viewer.test.mjs)
 
 step "Two relays behind nginx, rooms routed by URL"
 RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" "$ROOT/scripts/nginx-two-relays.sh"

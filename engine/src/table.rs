@@ -26,6 +26,7 @@ use crate::morris::{self, Morris, Phase, Point};
 use crate::{AnyGame, Game, Illegal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// What a [`Table`] needs of a game: play one step, and tell where turns begin and end.
 pub trait Playable: Clone {
@@ -115,7 +116,9 @@ impl Playable for AnyGame {
 pub struct Table<G: Playable> {
     game: G,
     /// The state at the start of each turn played: completed ones, and the one in progress.
-    starts: Vec<G>,
+    /// Shared between copies: the session's fold keeps copies of the room as it goes, and a
+    /// copy then costs a pointer per turn, not a game per turn.
+    starts: Vec<Arc<G>>,
     /// The completed turns, in order.
     turns: Vec<G::Turn>,
 }
@@ -142,7 +145,7 @@ impl<G: Playable> Table<G> {
         let starts_turn = !self.game.mid_turn();
         let before = std::mem::replace(&mut self.game, next);
         if starts_turn {
-            self.starts.push(before);
+            self.starts.push(Arc::new(before));
         }
         if !self.game.mid_turn() {
             if let Some(turn) = self.game.last_completed() {
@@ -158,7 +161,7 @@ impl<G: Playable> Table<G> {
         match self.starts.pop() {
             Some(previous) => {
                 self.turns.truncate(previous.turns_played() as usize);
-                self.game = previous;
+                self.game = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
                 true
             }
             None => false,
@@ -200,7 +203,7 @@ impl<G: Playable> Table<G> {
     /// The state after the first `ply` completed turns (0: the start; past the end: the
     /// current state, a pending capture included).
     pub fn position(&self, ply: usize) -> &G {
-        self.starts.get(ply).unwrap_or(&self.game)
+        self.starts.get(ply).map_or(&self.game, |g| g)
     }
 }
 

@@ -307,10 +307,19 @@ fn a_stale_answer_to_an_old_proposal_undoes_nothing() {
 
 #[test]
 fn a_proposer_that_wrote_nothing_since_can_cancel_an_acceptance_and_no_more() {
+    for version in [3, 2] {
+        a_proposer_cancels_an_acceptance(version);
+    }
+}
+
+fn a_proposer_cancels_an_acceptance(version: u16) {
     // What stays possible (docs/protocol.md, « Races »): a proposer that signed nothing since
     // its offer can date a withdrawal within the offer's minute, declare the acceptance unseen,
     // and no file can tell it from a real race. The acceptance is void; the game goes on.
-    let mut net = Loopback::new(GameKind::Morris, 100);
+    let mut net = match version {
+        2 => common::version_two_room(GameKind::Morris),
+        _ => Loopback::new(GameKind::Morris, 100),
+    };
     play_tokens(&mut net, &["a7", "b6", "d7"]);
     net.exchange(Seat::Host, Command::Propose(Proposal::Draw));
     let (offer, deadline) = net.host().proposals()[0].unwrap();
@@ -338,24 +347,40 @@ fn a_proposer_that_wrote_nothing_since_can_cancel_an_acceptance_and_no_more() {
                     ..
                 }
             )));
-    // No more: a claim before the guest has seen that withdrawal is void, whatever its date —
-    // the guest could not know it had to play on — and a fault the guest's export names.
+    // No more than a claim of absence: the guest's acceptance is its last sign of presence,
+    // so a claim dated less than five minutes after the withdrawal that had not seen it is
+    // void, and a fault the guest's export names.
     let all = entries_of(cancelled.host(), Seat::Guest).len();
-    let claim = lying_at(
-        &cancelled,
-        Seat::Host,
-        Body::ClaimWin,
-        all,
-        deadline + 400_000,
-    );
-    let mut claimed = cancelled.clone();
-    claimed.deliver_entries(Seat::Guest, vec![claim]);
-    assert!(claimed.guest().room().in_progress());
-    let v = verify(&claimed, Seat::Guest);
+    let claim_at = |at| lying_at(&cancelled, Seat::Host, Body::ClaimWin, all, at);
+    let mut early = cancelled.clone();
+    early.deliver_entries(Seat::Guest, vec![claim_at(deadline + 299_999)]);
+    assert!(early.guest().room().in_progress());
+    let v = verify(&early, Seat::Guest);
     assert_eq!(
         v.faults.iter().map(|f| (f.seat, f.why)).collect::<Vec<_>>(),
-        [(Seat::Host, Void::Unseen)]
+        [(Seat::Host, Void::TooSoon)]
     );
+    // Dated later, it stands in version 3: a transcript cannot tell a guest that walked away
+    // believing the draw (whom the host must be able to claim against, or the room would
+    // freeze) from one that never heard of the withdrawal. Version 2 waited for the guest to
+    // write an entry that saw the withdrawal — with no end, the freeze issue #21 removed — and
+    // still judges its rooms so.
+    let mut claimed = cancelled.clone();
+    claimed.deliver_entries(Seat::Guest, vec![claim_at(deadline + 400_000)]);
+    let v = verify(&claimed, Seat::Guest);
+    if version == 2 {
+        assert!(claimed.guest().room().in_progress());
+        assert_eq!(
+            v.faults.iter().map(|f| (f.seat, f.why)).collect::<Vec<_>>(),
+            [(Seat::Host, Void::Unseen)]
+        );
+    } else {
+        assert_eq!(
+            claimed.guest().room().ending,
+            Some(Ending::Claimed(Seat::Host))
+        );
+        assert!(v.faults.is_empty(), "{:?}", v.faults);
+    }
     // And a proposer that signed anything dated after the minute cannot date a withdrawal
     // before it: its clock never goes back in its chain, and a later withdrawal races nothing.
     net.exchange(

@@ -249,11 +249,16 @@ test('join by code; malformed link, other game and full room get clear messages'
   // A copy of the guest's tab (same keys) cannot take the seat while the guest is there: the
   // relay says the room is full, and the copy, which holds a seat and a game, keeps its board
   // and says so while it tries again.
-  const saved = await g.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('meta-morpion-seat-v2:')));
-  assert.ok(saved && /^\d+ [0-9a-f]+$/.test(saved[1]), 'the seat is kept in the browser, under the room');
+  // The seat is saved in parts (docs/protocol.md, « Costs »): a head under the room's key, and
+  // the entries in chunks under `<key>#<n>`; a copy takes them all.
+  const saved = await g.page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('meta-morpion-seat-v2:')));
+  const head = saved.find(([k]) => !k.includes('#'));
+  assert.ok(head && /^\d+ parts:[0-9a-f]+$/.test(head[1]), 'the seat is kept in the browser, under the room');
+  assert.ok(saved.some(([k, v]) => k === `${head[0]}#0` && /^([0-9a-f]+\n)+$/.test(v)), 'with its entries in chunks');
+  const keep = (all) => { for (const [k, v] of all) localStorage.setItem(k, v); };
   const copy = await player();
   await copy.page.goto(`${ctx.relay.url}/`);
-  await copy.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
+  await copy.page.evaluate(keep, saved);
   await copy.page.goto(g.page.url());
   await copy.page.locator('[data-relay]', { hasText: 'Le relais compte déjà deux connexions dans ce salon' }).waitFor({ timeout: 20000 });
   assert.match(await copy.page.locator('[data-relay]').textContent(), /Nouvelle tentative dans \d+ s\.$/);
@@ -272,7 +277,8 @@ test('join by code; malformed link, other game and full room get clear messages'
   // Another copy, kept off the network (its requests to the relay are held), writes
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has
   // gone and the copy reaches the host, both sessions find two signed entries with one number:
-  // a fork, proved by signatures, and the game is suspended on both sides.
+  // a fork, proved by signatures: the game counts against the guest's seat (protocol v3: a fork
+  // never freezes the room), and the copy's tab is suspended.
   // No service worker: the requests it would send for the page escape `page.route`.
   const forked = await player(DESKTOP, { serviceWorkers: 'block' });
   let release;
@@ -286,7 +292,7 @@ test('join by code; malformed link, other game and full room get clear messages'
     });
   }
   await forked.page.goto(`${ctx.relay.url}/`);
-  await forked.page.evaluate(([k, v]) => localStorage.setItem(k, v), saved);
+  await forked.page.evaluate(keep, saved);
   await forked.page.goto(g.page.url());
   await forked.page.locator('[data-cell="40"][data-piece]').waitFor();
   await forked.page.getByRole('button', { name: 'Abandonner' }).click();
@@ -304,17 +310,18 @@ test('join by code; malformed link, other game and full room get clear messages'
     await new Promise((r) => setTimeout(r, 100));
   }
   release();
-  const suspended = async (page, text) => {
+  const says = async (page, text) => {
     try {
-      await page.getByText(text).waitFor({ timeout: 20000 });
+      await page.getByText(text).first().waitFor({ timeout: 20000 });
     } catch (e) {
       const said = await page.locator('main').innerText();
       throw new Error(`${e.message}\nthe page said instead:\n${said}`);
     }
   };
-  await suspended(h.page, 'Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue.');
-  await suspended(forked.page, 'Votre place est utilisée dans un autre onglet : la partie est suspendue.');
-  assert.equal(await h.page.getByRole('button', { name: 'Abandonner' }).count(), 0, 'no game buttons while suspended');
+  await says(h.page, 'Bleu (vous) gagne : Rouge a joué depuis deux onglets à la fois (deux entrées signées sous un même numéro).');
+  await says(forked.page, 'Votre place est utilisée dans un autre onglet : la partie est suspendue.');
+  assert.equal(await h.page.locator('[data-status="won"][data-winner="0"]').count(), 1, 'the fork counts against the guest');
+  assert.equal(await h.page.getByRole('button', { name: 'Revanche' }).count(), 1, 'the host can play on');
   await screenshot(h.page, 'remote-fork-desktop');
   await forked.context.close();
 

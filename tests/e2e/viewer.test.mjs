@@ -13,7 +13,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   relayAndBrowser, DESKTOP, screenshot, engineReplay, morrisClicks, cell, boardString,
@@ -22,6 +23,7 @@ import {
 import { roomKit } from './rooms.mjs';
 
 const LONG = process.env.LONG_TRANSCRIPT_BIN || path.join(path.dirname(ENGINE_BIN), 'examples', 'long_transcript');
+const HOSTILE = process.env.HOSTILE_BIN || path.join(path.dirname(ENGINE_BIN), 'examples', 'hostile');
 const ctx = {};
 const { player, createRoom, join, watchBoard, clickAt, playTurn } = roomKit(ctx, { connect: [], latency: [] });
 
@@ -374,4 +376,35 @@ test('the viewer verifies a 500-turn Morris transcript and a full room in the pa
   assert.equal(await page.locator('.room-games li').count(), 40);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the viewer verifies hostile transcripts in the time of honest ones (figures)', async (t) => {
+  // docs/protocol.md, « Costs »: every entry void, every entry crossing every other — a few MB
+  // each, which kept `engine verify` busy for minutes before issue #21.
+  if (!existsSync(HOSTILE)) {
+    t.skip(`${HOSTILE} is not built: cargo build --release -p engine --example hostile`);
+    return;
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
+  try {
+    execFileSync(HOSTILE, ['files', dir, '--mb', '6'], { stdio: 'ignore' });
+    const { page, context, errors } = await open('/partie');
+    for (const name of ['void', 'cross']) {
+      const text = readFileSync(path.join(dir, `${name}.transcript`), 'utf8');
+      const cli = spawnSync(ENGINE_BIN, ['verify'], { input: text, maxBuffer: 64e6 });
+      assert.equal(cli.status, 0, cli.stdout.toString().slice(0, 300));
+      await giveFileTimed(page, `${name}.transcript`, text);
+      // Authentic, and the faults named, as `engine verify` names them.
+      const v = await verdict(page);
+      assert.match(v.text, /^Transcript authentique, mais /, v.text);
+      await page.locator('[data-checking]').waitFor({ state: 'detached' });
+      const gap = await page.evaluate(() => { clearInterval(window.testProbe); return window.testGap; });
+      console.log(`# viewer: hostile ${name} transcript (${text.length} B) verified in the page in ${v.ms.toFixed(0)} ms, the page never busy for more than ${gap.toFixed(0)} ms at a time`);
+      assert.ok(gap < 1000, `the page was busy for ${gap} ms at a time`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

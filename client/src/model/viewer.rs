@@ -26,12 +26,11 @@ use engine::session::{Ending, Finish, GameSummary, Refusal, Seat, Void};
 use engine::{AnyGame, GameKind, Illegal, Player};
 
 /// The largest file the viewer reads (bytes): checked before reading, so that a huge file is
-/// refused at once. It is what an honest room can write: at most 10 000 entries per seat
-/// (`chains::MAX_ENTRIES`), each line at most 445 characters with its newline (a hello or a
-/// hand-over; a move takes about 320), so 8.9 MB at the very most (the test below computes it).
-/// A 500-turn Morris game's transcript is 0.16 MB, a room whose two chains are full of moves
-/// 6.3 MB.
-pub const MAX_BYTES: u64 = 9_000_000;
+/// refused at once. It is `engine verify`'s ([`transcript::MAX_BYTES`]), what an honest room can
+/// write: at most 10 000 entries per seat (`chains::MAX_ENTRIES`), each line at most 445
+/// characters with its newline (a hello or a hand-over; a move takes about 320), so 8.9 MB at
+/// the very most (the test below computes it).
+pub const MAX_BYTES: u64 = transcript::MAX_BYTES as u64;
 
 /// The largest record the viewer plays (bytes of text): an exported one is a few KB — seven
 /// headers, at most 500 turns of at most 9 characters —, so anything far bigger is refused
@@ -384,7 +383,28 @@ impl Viewer {
             .map(|i| table.position(i).clone())
             .collect();
         let (facts, games) = room_story(&v);
+        // The first rule broken or fork proved, whichever comes first in the file.
+        let fork = v
+            .forks
+            .first()
+            .filter(|k| v.faults.first().is_none_or(|f| k.entry < f.entry))
+            .copied();
         self.verdict = Some(match v.faults.first() {
+            _ if fork.is_some() => {
+                let k = fork.expect("just checked");
+                Verdict {
+                    ok: false,
+                    transcript: true,
+                    text: Text::new(move || {
+                        t::transcript_fork(
+                            seat_name(k.seat),
+                            text::player_name(k.player),
+                            &k.seq.to_string(),
+                            &k.entry.to_string(),
+                        )
+                    }),
+                }
+            }
             None => Verdict {
                 ok: true,
                 transcript: true,
@@ -449,6 +469,7 @@ fn void_reason(v: Void) -> String {
         Void::DrawPending => t::void_draw_pending(),
         Void::NoDraw => t::void_no_draw(),
         Void::BadReveal => t::void_bad_reveal(),
+        Void::Forked => t::void_forked(),
     }
     .to_string()
 }
@@ -480,6 +501,7 @@ fn entry_words(index: usize) -> String {
 fn refusal_text(e: &VerifyError) -> String {
     let entry = || entry_words(e.entry);
     let why = match e.flaw {
+        Flaw::TooBig => return t::file_too_big(&megabytes(MAX_BYTES + 1), &limit_megabytes()),
         Flaw::NotTranscript => return t::transcript_not_v1().to_string(),
         Flaw::NoHostKey => return t::transcript_no_host_key().to_string(),
         Flaw::Empty => return t::transcript_empty().to_string(),
@@ -511,6 +533,7 @@ fn refusal_words(r: Refusal) -> &'static str {
         Refusal::TooLong => t::refusal_too_long(),
         Refusal::BadHandover => t::refusal_bad_handover(),
         Refusal::Superseded => t::refusal_superseded(),
+        Refusal::BadFork => t::refusal_bad_fork(),
     }
 }
 
@@ -546,6 +569,7 @@ fn reason_words(value: &str) -> Option<Text> {
         "agreed" => t::finish_agreed,
         "claimed" => t::finish_claimed,
         "left" => t::finish_left,
+        "forked" => t::finish_forked,
         _ => return None,
     }))
 }
@@ -650,6 +674,18 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
             Text::new(move || t::more_handovers(&more)),
         ));
     }
+    for k in v.forks.iter().take(MAX_FACTS).copied() {
+        facts.push((
+            Text::new(move || t::fact_fork(&k.entry.to_string())),
+            Text::new(move || {
+                t::fork_signed(
+                    seat_name(k.seat),
+                    text::player_name(k.player),
+                    &k.seq.to_string(),
+                )
+            }),
+        ));
+    }
     if let Some(rules) = v.room.rules {
         let kind = rules.kind();
         facts.push((
@@ -747,6 +783,7 @@ fn finish_text(f: Finish) -> &'static str {
         Finish::Ending(Ending::DrawAgreed) => t::finish_agreed(),
         Finish::Ending(Ending::Claimed(_)) => t::finish_claimed(),
         Finish::Ending(Ending::Left(_)) => t::finish_left(),
+        Finish::Ending(Ending::Forked(_)) => t::finish_forked(),
     }
 }
 

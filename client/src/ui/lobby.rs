@@ -35,7 +35,8 @@ fn create_room(kind: GameKind, max_turns: u16, rules: Rules, lot: bool) -> Resul
         invite.preview = Some(Preview { rules, lot });
     }
     // Without its seat kept, the room page would make the host a guest of its own room.
-    if !super::seats::keep_seat(kind, &invite.room_name(), &session.save_text()) {
+    let parts = session.save_parts(engine::session::SaveCursor::default());
+    if !super::seats::keep_seat(kind, &invite.room_name(), &parts) {
         return Err(Text::of(t::seat_not_kept));
     }
     Ok(invite.to_fragment())

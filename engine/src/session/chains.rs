@@ -4,7 +4,9 @@
 use super::room::PROPOSAL_MS;
 use super::wire::{self, join_proof, Body, Digest32, Entry, RoomId, Seat};
 use ed25519_dalek::VerifyingKey;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Range;
 
 /// Why an entry was not added to the transcript.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +46,10 @@ pub enum Refusal {
     /// seen the hand-over that the held one, by the new key, had seen: a device that no longer
     /// holds the seat wrote it unaware (it keeps it; we keep the new device's).
     Superseded,
+    /// A fork proof ([`Body::Fork`]) that proves nothing: not an entry of the other seat with a
+    /// number the sender had seen, not signed by that seat's key, the very entry held, a
+    /// hand-over's superseded entry, or a proof within a proof.
+    BadFork,
 }
 
 /// A decision about what the other side wrote or did not write — an answer to its proposal, a
@@ -78,6 +84,7 @@ impl fmt::Display for Refusal {
             Refusal::TooLong => "too many entries",
             Refusal::BadHandover => "a hand-over of no other seat, or to no usable key",
             Refusal::Superseded => "written by a seat's earlier key after its hand-over",
+            Refusal::BadFork => "a fork proof that proves no fork",
         })
     }
 }
@@ -102,14 +109,69 @@ struct Held {
 }
 
 impl Held {
-    fn new(entry: Entry, seen: u32) -> Held {
+    fn new(entry: Entry, seen: u32, keep_hex: bool) -> Held {
         let bytes = wire::encode(&entry);
         Held {
             hash: wire::hash_encoded(&bytes),
-            hex: wire::hex(&bytes),
+            hex: if keep_hex {
+                wire::hex(&bytes)
+            } else {
+                String::new()
+            },
             entry,
             seen,
         }
+    }
+}
+
+/// What the chains index for each seat, so that every question the fold asks costs a
+/// logarithm, not the room (docs/protocol.md, « Costs »).
+#[derive(Clone, Debug, Default)]
+struct Index {
+    /// Each entry's number by its hash (`seen` names an entry by its hash).
+    by_hash: BTreeMap<Digest32, u32>,
+    /// The numbers of the decisions (answers and claims), in order.
+    decisions: Vec<u32>,
+    /// The numbers of the acceptances, in order (version 2's claim rule).
+    acceptances: Vec<u32>,
+    /// How many hand-overs the first `k` entries hold, for every `k` from 0.
+    handovers: Vec<u32>,
+}
+
+impl Index {
+    fn push(&mut self, h: &Held) {
+        let seq = h.entry.seq();
+        self.by_hash.insert(h.hash, seq);
+        if is_decision(&h.entry.body) {
+            self.decisions.push(seq);
+        }
+        if matches!(h.entry.body, Body::Reply { accept: true, .. }) {
+            self.acceptances.push(seq);
+        }
+        let before = self.handovers.last().copied().unwrap_or(0);
+        if self.handovers.is_empty() {
+            self.handovers.push(0);
+        }
+        let handover = matches!(h.entry.body, Body::Handover { .. });
+        self.handovers.push(before + u32::from(handover));
+    }
+
+    fn pop(&mut self, h: &Held) {
+        let seq = h.entry.seq();
+        self.by_hash.remove(&h.hash);
+        if self.decisions.last() == Some(&seq) {
+            self.decisions.pop();
+        }
+        if self.acceptances.last() == Some(&seq) {
+            self.acceptances.pop();
+        }
+        self.handovers.pop();
+    }
+
+    /// The hand-overs among entries `range`.
+    fn handovers_in(&self, range: Range<usize>) -> u32 {
+        let at = |k: usize| self.handovers.get(k).copied().unwrap_or(0);
+        at(range.end) - at(range.start)
     }
 }
 
@@ -122,6 +184,10 @@ pub struct Chains {
     /// its key is unknown) but not to a third party verifying an exported transcript.
     secret: Option<[u8; 16]>,
     held: [Vec<Held>; 2],
+    index: [Index; 2],
+    /// Keep each entry's hexadecimal form (a session saves and exports it often; a verifier
+    /// never does).
+    keep_hex: bool,
     /// Keys a seat was moved to by the other seat's hand-overs, in order: the hand-over's
     /// number in the other seat's chain, and the new key. A seat's entry is signed by the key
     /// of the last hand-over it had seen (its own `seen`), or its hello's: what it wrote before
@@ -129,6 +195,11 @@ pub struct Chains {
     handovers: [Vec<(u32, VerifyingKey)>; 2],
     /// Proofs of forks: the entry held and the conflicting one.
     pub forks: Vec<(Entry, Entry)>,
+    /// Signatures checked so far.
+    checked: u64,
+    /// Every held entry in the order it was added (each one's references held before it): a
+    /// save in that order only ever grows at its end.
+    log: Vec<(Seat, u32)>,
 }
 
 impl Chains {
@@ -145,9 +216,25 @@ impl Chains {
             keys: [host_key, None],
             secret,
             held: [Vec::new(), Vec::new()],
+            index: [Index::default(), Index::default()],
+            keep_hex: true,
             handovers: [Vec::new(), Vec::new()],
             forks: Vec::new(),
+            checked: 0,
+            log: Vec::new(),
         }
+    }
+
+    /// Chains that keep no hexadecimal form of their entries (a verifier's: it reads them from
+    /// its file and writes none).
+    pub fn without_hex(mut self) -> Chains {
+        self.keep_hex = false;
+        self
+    }
+
+    /// Signatures checked so far (docs/protocol.md, « Costs »).
+    pub fn checked(&self) -> u64 {
+        self.checked
     }
 
     /// Entries held for a seat.
@@ -214,9 +301,9 @@ impl Chains {
     /// How many entries of the seat it handed over an entry of the other seat crossed: entries
     /// of that seat it had not seen, written before they saw it (they keep the earlier key).
     pub fn crossed_count(&self, by: Seat, seq: u32) -> u32 {
-        self.held[by.index()].get(seq as usize).map_or(0, |h| {
-            self.crossing_within(&h.entry, [usize::MAX; 2]).count() as u32
-        })
+        self.held[by.index()]
+            .get(seq as usize)
+            .map_or(0, |h| self.crossing(&h.entry, [usize::MAX; 2]).len() as u32)
     }
 
     /// True when `key` held the seat at some point (its hello's, or one a hand-over gave it).
@@ -254,6 +341,7 @@ impl Chains {
         }
         let seen = self.seen_count(h.seat, h.seen)?;
         let key = self.signing_key(&e, seen)?;
+        self.checked += 1;
         if !e.verify(&key) {
             return Err(Refusal::BadSignature);
         }
@@ -269,16 +357,95 @@ impl Chains {
             return Err(Refusal::BrokenChain);
         }
         let handover = self.handover(&e, seen)?;
+        if matches!(e.body, Body::Fork(_)) {
+            // The proof's own entry: a second signature to check.
+            self.checked += 1;
+        }
+        let fork = self.fork_proof(&e, seen)?;
         if is_hello {
             self.keys[s] = Some(key);
         }
         let seq = e.seq();
-        self.held[s].push(Held::new(e, seen));
+        self.hold(Held::new(e, seen, self.keep_hex));
         if let Some(new) = handover {
             // The other seat's entries that see this one are signed by the new key.
             self.handovers[1 - s].push((seq, new));
         }
+        if let Some(pair) = fork {
+            // A proof of our own seat's fork, say, that we had not met: keep it as ours would be.
+            self.keep_fork(pair);
+        }
         Ok(Added::New)
+    }
+
+    /// The proof carried by a [`Body::Fork`] entry, checked (`None` for other entries): an entry
+    /// of the other seat whose number the proof had seen, different from the one held with
+    /// that number, correctly signed by that seat's key for what it had seen (its `seen` names
+    /// an entry of the sender written before the proof), not an old device's entry superseded
+    /// by a hand-over ([`Refusal::Superseded`]), and no proof itself. Only the proof and what
+    /// it had seen count, so every reader decides alike, in any order of arrival. The held
+    /// entry and the conflicting one, for [`Chains::forks`].
+    fn fork_proof(&self, e: &Entry, seen: u32) -> Result<Option<(Entry, Entry)>, Refusal> {
+        let Body::Fork(other) = &e.body else {
+            return Ok(None);
+        };
+        let forker = e.seat().other();
+        let f = forker.index();
+        let h = &other.header;
+        if h.seat != forker || h.room != self.room || h.seq >= seen {
+            return Err(Refusal::BadFork);
+        }
+        if matches!(other.body, Body::Fork(_)) {
+            return Err(Refusal::BadFork);
+        }
+        let held = &self.held[f][h.seq as usize];
+        if held.entry == **other {
+            return Err(Refusal::BadFork);
+        }
+        let other_seen = if h.seen == Digest32::ZERO {
+            0
+        } else {
+            self.index[e.seat().index()]
+                .by_hash
+                .get(&h.seen)
+                .filter(|&&i| i < e.seq())
+                .ok_or(Refusal::BadFork)?
+                + 1
+        };
+        let key = self.key_for(forker, other_seen).ok_or(Refusal::BadFork)?;
+        if let Body::Hello { key: named, .. } = &other.body {
+            if *named != key.to_bytes() {
+                return Err(Refusal::BadFork);
+            }
+        }
+        if !other.verify(&key) || self.superseded(forker, other_seen, held.seen) {
+            return Err(Refusal::BadFork);
+        }
+        Ok(Some((held.entry.clone(), (**other).clone())))
+    }
+
+    /// True when an entry of `seat` that had seen `seen` entries of the other seat, and one
+    /// with the same number that had seen `held`, lie on both sides of a hand-over of that seat:
+    /// the later one is the new key's, the earlier an old device's that did not know yet.
+    fn superseded(&self, seat: Seat, seen: u32, held: u32) -> bool {
+        self.handovers[seat.index()]
+            .iter()
+            .any(|(by, _)| seen <= *by && *by < held)
+    }
+
+    /// Keeps the first fork proof of a seat (one is enough; more would only grow memory).
+    fn keep_fork(&mut self, pair: (Entry, Entry)) {
+        if !self.forks.iter().any(|(a, _)| a.seat() == pair.0.seat()) {
+            self.forks.push(pair);
+        }
+    }
+
+    /// The room's protocol version, as the host's `Hello` says it (0 before it).
+    pub fn protocol(&self) -> u16 {
+        match self.held[0].first().map(|h| &h.entry.body) {
+            Some(Body::Hello { protocol, .. }) => *protocol,
+            _ => 0,
+        }
     }
 
     /// The key a `Handover` entry moves the other seat to, checked (`None` for other entries):
@@ -327,21 +494,17 @@ impl Chains {
                 return Err(Refusal::Intruder);
             }
         }
+        self.checked += 1;
         if !e.verify(&key) {
             return Err(Refusal::BadSignature);
         }
         // The held entry had seen a hand-over of the seat that this one had not: the seat had
         // moved to the new key when this was written, by a device that did not know it yet.
-        if self.handovers[s]
-            .iter()
-            .any(|(by, _)| seen <= *by && *by < held.seen)
-        {
+        if self.superseded(e.seat(), seen, held.seen) {
             return Err(Refusal::Superseded);
         }
-        // One proof per seat is enough; more would only grow memory.
-        if !self.forks.iter().any(|(a, _)| a.seat() == e.seat()) {
-            self.forks.push((held.entry.clone(), e));
-        }
+        let held = held.entry.clone();
+        self.keep_fork((held, e));
         Err(Refusal::Fork)
     }
 
@@ -384,11 +547,31 @@ impl Chains {
         if seen == Digest32::ZERO {
             return Ok(0);
         }
-        self.held[seat.other().index()]
-            .iter()
-            .rposition(|o| o.hash == seen)
-            .map(|i| i as u32 + 1)
+        self.index[seat.other().index()]
+            .by_hash
+            .get(&seen)
+            .map(|i| i + 1)
             .ok_or(Refusal::UnknownSeen)
+    }
+
+    /// Adds a checked entry to its seat's chain and indexes.
+    fn hold(&mut self, h: Held) {
+        let s = h.entry.seat().index();
+        self.log.push((h.entry.seat(), h.entry.seq()));
+        self.index[s].push(&h);
+        self.held[s].push(h);
+    }
+
+    /// Every held entry in the order it was added, each as (seat, number).
+    pub fn log(&self) -> &[(Seat, u32)] {
+        &self.log
+    }
+
+    /// A held entry's canonical encoding in hexadecimal (empty for chains that keep none).
+    pub fn hex_of(&self, seat: Seat, seq: u32) -> Option<&str> {
+        self.held[seat.index()]
+            .get(seq as usize)
+            .map(|h| h.hex.as_str())
     }
 
     /// Adds an entry this side has just signed after its `Hello`: its number, links and
@@ -404,7 +587,7 @@ impl Chains {
             _ => None,
         };
         let seq = e.seq();
-        self.held[s].push(Held::new(e, seen));
+        self.hold(Held::new(e, seen, self.keep_hex));
         if let Some(new) = handover {
             self.handovers[1 - s].push((seq, new));
         }
@@ -414,6 +597,8 @@ impl Chains {
     pub(super) fn pop_own(&mut self, seat: Seat) {
         let s = seat.index();
         if let Some(h) = self.held[s].pop() {
+            self.log.pop();
+            self.index[s].pop(&h);
             if matches!(h.entry.body, Body::Handover { .. }) {
                 self.handovers[1 - s].pop();
             }
@@ -450,20 +635,54 @@ impl Chains {
         limits
     }
 
-    /// The entries of the other seat `e` crossed, among the first `limits` of each seat: those
-    /// it had not seen, written before they saw it.
-    pub fn crossing_within(&self, e: &Entry, limits: [usize; 2]) -> impl Iterator<Item = &Entry> {
+    /// The numbers of the entries of the other seat that `e`, a held entry, crossed, among the
+    /// first `limits` of each seat: those it had not seen, written before they saw it. Seen
+    /// counts never go down in a chain, so they are one run, found by a binary search.
+    pub fn crossing(&self, e: &Entry, limits: [usize; 2]) -> Range<usize> {
         let (s, seq) = (e.seat().index(), e.seq());
-        let first_unseen = self.held[s]
-            .get(seq as usize)
-            .map_or(usize::MAX, |held| held.seen as usize);
+        let Some(held) = self.held[s].get(seq as usize) else {
+            return 0..0;
+        };
         let other = &self.held[1 - s][..self.held[1 - s].len().min(limits[1 - s])];
-        other
-            .get(first_unseen..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(move |o| o.seen <= seq)
-            .map(|o| &o.entry)
+        let start = (held.seen as usize).min(other.len());
+        start..start + other[start..].partition_point(|o| o.seen <= seq)
+    }
+
+    /// True when `e`, a held decision, crossed an entry of the other seat (among the first
+    /// `limits` of each seat) that refutes it (docs/protocol.md, « Races »): any entry refutes a
+    /// claim of absence; an answer is refuted by what the proposer wrote within the proposal's
+    /// life ([`after_life`]: both times the proposer's own, which never go back, so those are a
+    /// run too), a hand-over excepted. A few binary searches.
+    pub fn refuted(&self, e: &Entry, limits: [usize; 2]) -> bool {
+        let range = self.crossing(e, limits);
+        if range.is_empty() {
+            return false;
+        }
+        let Body::Reply { proposal, .. } = e.body else {
+            return true;
+        };
+        let other = e.seat().other().index();
+        let end = match self.get(e.seat().other(), proposal) {
+            Some(p) if matches!(p.body, Body::Propose(_)) => {
+                let deadline = p.header.time.saturating_add(PROPOSAL_MS);
+                range.start
+                    + self.held[other][range.clone()]
+                        .partition_point(|o| o.entry.header.time <= deadline)
+            }
+            _ => range.end,
+        };
+        let within = range.start..end;
+        within.len() as u32 > self.index[other].handovers_in(within)
+    }
+
+    /// The decisions of the other seat that `e`, a held entry, crossed (their numbers): the
+    /// only entries whose effect an entry that arrives later can change.
+    pub fn crossed_decisions(&self, e: &Entry) -> &[u32] {
+        let range = self.crossing(e, [usize::MAX; 2]);
+        let d = &self.index[e.seat().other().index()].decisions;
+        let from = d.partition_point(|&x| (x as usize) < range.start);
+        let to = d.partition_point(|&x| (x as usize) < range.end);
+        &d[from..to]
     }
 
     /// When, by its own clock, the sender of an entry numbered `seq` of `seat` that had seen
@@ -486,7 +705,11 @@ impl Chains {
     /// True when an entry of `seat` numbered `seq`, which had seen `seen` entries of the other
     /// seat, comes after an entry of its own that crossed an acceptance among those and that
     /// the other seat had not seen by the latest of them (it may not know its acceptance was
-    /// crossed). Costs one look at each of those entries of the other seat.
+    /// crossed): version 2's claim rule. Our entries that crossed an acceptance are those from
+    /// the ones it had not seen to those that saw it; the latest entry seen acknowledges a
+    /// prefix of ours, at least as long as any acceptance before it had seen; and the later the
+    /// acceptance, the further the entries that had not seen it reach. So the latest acceptance
+    /// decides, and two binary searches answer.
     pub fn follows_crossed_acceptance(&self, seat: Seat, seq: u32, seen: u32) -> bool {
         let (own, other) = (&self.held[seat.index()], &self.held[seat.other().index()]);
         let seen = (seen as usize).min(other.len());
@@ -495,14 +718,20 @@ impl Chains {
         };
         let acknowledged = latest.seen as usize;
         let before = (seq as usize).min(own.len());
-        other[..seen].iter().enumerate().any(|(at, answer)| {
-            matches!(answer.entry.body, Body::Reply { accept: true, .. }) && {
-                // Our entries the acceptance had not seen, and that had not seen it.
-                let from = (answer.seen as usize).max(acknowledged);
-                let until = own.partition_point(|o| (o.seen as usize) <= at).min(before);
-                from < until
-            }
-        })
+        let accepted = &self.index[seat.other().index()].acceptances;
+        let Some(&at) = accepted
+            .partition_point(|&a| (a as usize) < seen)
+            .checked_sub(1)
+            .map(|k| &accepted[k])
+        else {
+            return false;
+        };
+        let at = at as usize;
+        // Our entries the acceptance had not seen (from `answer.seen`, no further than what the
+        // latest acknowledged), and that had not seen it.
+        let from = (other[at].seen as usize).max(acknowledged);
+        let until = own.partition_point(|o| (o.seen as usize) <= at).min(before);
+        from < until
     }
 
     /// How many entries of the other seat a held entry had seen.
@@ -513,9 +742,23 @@ impl Chains {
     }
 
     fn merge(&self, limits: [usize; 2]) -> impl Iterator<Item = &Held> {
+        self.merge_at(limits, [0, 0])
+    }
+
+    /// The fold order of every entry, from the point where the first `from` entries of each
+    /// seat (host, guest) have come: the entries after them, as (seat, number). The fold
+    /// order of a set of entries that holds everything each of them saw is the full order
+    /// without the others, so a new entry changes the order only after it, and the order
+    /// from the place it comes in is all a fold needs again.
+    pub fn merged_from(&self, from: [usize; 2]) -> impl Iterator<Item = (Seat, u32)> + '_ {
+        self.merge_at([usize::MAX; 2], from)
+            .map(|h| (h.entry.seat(), h.entry.seq()))
+    }
+
+    fn merge_at(&self, limits: [usize; 2], from: [usize; 2]) -> impl Iterator<Item = &Held> {
         let host = &self.held[0][..self.held[0].len().min(limits[0])];
         let guest = &self.held[1][..self.held[1].len().min(limits[1])];
-        let (mut i, mut j) = (0usize, 0usize);
+        let [mut i, mut j] = from;
         std::iter::from_fn(move || {
             let take_host = match (host.get(i), guest.get(j)) {
                 // The host's next entry can come once every guest entry it saw has come; of two

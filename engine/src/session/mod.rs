@@ -65,10 +65,11 @@ pub mod wire;
 
 pub use chains::Refusal;
 pub use events::{Command, CommandError, Effect, Event, Presence, Standing};
+pub use fold::{EXCUSE_REACH, SNAPSHOT_EVERY};
 pub use invite::{Invite, InviteError, Preview};
 pub use loopback::{Fault, Loopback, Side, GUEST_SEED, HOST_SEED};
 pub use room::{Ending, Finish, GameSummary, Open, Room, RoomEvent, Void};
-pub use save::{RestoreError, Saved};
+pub use save::{RestoreError, SaveCursor, SaveParts, Saved, SAVE_CHUNK};
 pub use seat::Knock;
 pub use wire::{
     Body, Colours, DecodeError, Digest32, Entry, Message, Options, Proposal, RoomId, Rules, Seat,
@@ -83,6 +84,23 @@ use seat::PeerCheck;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use wire::{Header, PROTOCOL_VERSION};
+
+/// The work a session did, counted in steps rather than time: what the tests of the bounds in
+/// docs/protocol.md, « Costs », count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Entries applied to a room: folding, folding again from a copy of the room, and the
+    /// states that void entries declare.
+    pub applied: u64,
+    /// Entries placed in the fold order.
+    pub merged: u64,
+    /// Signatures checked: entries, proofs of presence, knocks.
+    pub checked: u64,
+    /// Signatures made: entries, proofs of presence.
+    pub signed: u64,
+    /// Entries resent on request.
+    pub resent: u64,
+}
 
 /// Timing rules, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,10 +146,15 @@ pub struct Session {
     /// When [`Session::tick`] last ran: a wake-up already served is not asked for again (the
     /// end of a reservation, a deadline while suspended).
     last_tick: Option<u64>,
-    /// When we last resent entries on request, and from which sequence numbers: heads are
-    /// unsigned and cheap, a resend is not, so the same request within [`RESEND_MS`] is
-    /// answered once.
-    last_resend: Option<(u64, [u32; 2])>,
+    /// How far (entries per seat) we resent on request on this connection; `None` before the
+    /// first resend: heads are unsigned and cheap, a resend is not, so after one full resend
+    /// per connection only what lies beyond is sent (`sync.rs`).
+    resent: Option<[u32; 2]>,
+    /// The work done, in steps (docs/protocol.md, « Costs »).
+    work: Work,
+    /// Changes when the transcript is rebuilt (a device that gives way): a save in parts then
+    /// starts afresh.
+    save_epoch: u64,
     /// The other seat's open proposal and when we first saw it while live (our 60 s count
     /// starts there; `None` until we are connected, e.g. right after a reload). Not a copy of
     /// the room's state to compare against: the room knows the proposal and the proposer's
@@ -139,7 +162,6 @@ pub struct Session {
     /// when it saw it. It is set from the `RoomEvent::Proposed` the fold reports, and read
     /// through `proposals()` only for the proposal it names.
     their_proposal_seen: Option<(u32, Option<u64>)>,
-    forked: bool,
     /// Restored from a save: until the peer shows up, its absence counts from our first tick.
     restored: bool,
     /// Void entries already reported, so that each is reported once.
@@ -150,6 +172,8 @@ pub struct Session {
     connections: u64,
     /// The other side's challenge on this connection, answered once we hold a seat.
     their_challenge: Option<[u8; 16]>,
+    /// Our proof on this connection (`seat.rs`).
+    our_proof: seat::OurProof,
     /// A new device asking for the other seat while it is away.
     knock: Option<Knock>,
     /// A valid guest hello of another key, received while ours could still be replaced: it
@@ -169,11 +193,6 @@ pub struct Session {
 
 /// Entries kept aside ahead of a gap, at most.
 const MAX_PENDING: usize = 256;
-
-/// A request for entries we resent less than this long ago (ms) gets nothing more: an honest
-/// peer asks again with its next heartbeat, a hostile one cannot make us resend the whole
-/// transcript on every (unsigned) heads message.
-pub const RESEND_MS: u64 = 1_000;
 
 impl Session {
     /// The host's side: writes its `Hello` at once. The seed must be the one the invitation's
@@ -218,14 +237,16 @@ impl Session {
             last_heard: 0,
             last_heads_sent: None,
             last_tick: None,
-            last_resend: None,
+            resent: None,
+            work: Work::default(),
+            save_epoch: 0,
             their_proposal_seen: None,
-            forked: false,
             restored: false,
             reported: BTreeSet::new(),
             peer: PeerCheck::default(),
             connections: 0,
             their_challenge: None,
+            our_proof: seat::OurProof::default(),
             knock: None,
             foreign_hello: None,
             declined_at: None,
@@ -268,6 +289,17 @@ impl Session {
         [Seat::Host, Seat::Guest].map(|s| self.chains.current_key(s).map(|k| k.to_bytes()))
     }
 
+    /// The work done so far, in steps (docs/protocol.md, « Costs »).
+    pub fn work(&self) -> Work {
+        let fold = self.fold.work();
+        Work {
+            applied: fold.applied,
+            merged: fold.merged,
+            checked: self.work.checked + self.chains.checked(),
+            ..self.work
+        }
+    }
+
     /// The shared state of the room.
     pub fn room(&self) -> &Room {
         self.fold.room()
@@ -305,8 +337,8 @@ impl Session {
     ) -> Options {
         let colours = match self.room().colours {
             _ if !lot => Colours::Alternate,
-            c @ Colours::Lot { .. } => c,
-            Colours::Alternate => Colours::Lot {
+            c @ Colours::Lot { .. } if self.room().lot_draws(game) => c,
+            _ => Colours::Lot {
                 commit: lot::commit(&self.seed, &self.invite.room.0, game),
                 from: game,
             },
@@ -389,8 +421,17 @@ impl Session {
     /// True when we may claim the current game now: the other seat stayed away past its
     /// reservation, or, as the guest, the host never revealed its draw ([`Session::reveal_due`]).
     pub fn can_claim(&self, now: u64) -> bool {
-        self.reserved_until().is_some_and(|t| now >= t)
-            || self.reveal_due().is_some_and(|t| now >= t)
+        let due = self.reserved_until().is_some_and(|t| now >= t)
+            || self.reveal_due().is_some_and(|t| now >= t);
+        // A version 2 room also waits, with no end, for the other seat to have seen our entry
+        // that crossed its acceptance (version 3 ends every wait with the reservation).
+        let (me, other) = (self.seat, self.seat.other());
+        due && !(self.chains.protocol() < 3
+            && self.chains.follows_crossed_acceptance(
+                me,
+                self.chains.len(me),
+                self.chains.len(other),
+            ))
     }
 
     /// Our open proposal with its deadline, and the other side's with ours to answer it.
@@ -414,14 +455,67 @@ impl Session {
         self.room().cooling_until(self.seat, proposal)
     }
 
-    /// True when two entries of one seat share a number (a copied tab): play is suspended.
+    /// True when two entries of one seat share a number (a copied tab): we hold the signed
+    /// proof ([`Session::fork_proofs`]).
     pub fn forked(&self) -> bool {
-        self.forked
+        !self.chains.forks.is_empty()
     }
 
-    /// True when play is suspended (fork or incompatible invitation).
+    /// True when this seat's own key signed two entries with one number (a copied tab): it
+    /// cannot tell which history is its own, and writes nothing more but its departure.
+    fn own_fork(&self) -> bool {
+        self.chains.forks.iter().any(|(a, _)| a.seat() == self.seat)
+    }
+
+    /// True when the other seat's key signed two entries with one number: it counts as away
+    /// from then on (nothing it proves or sends makes it present), so the reservation runs and
+    /// the game can be claimed; in a version 3 room the proof is written at once
+    /// ([`Body::Fork`]), and the forker loses the game in progress.
+    fn other_fork(&self) -> Option<&Entry> {
+        let other = self.seat.other();
+        self.chains
+            .forks
+            .iter()
+            .find(|(a, _)| a.seat() == other)
+            .map(|(_, b)| b)
+    }
+
+    /// True when play is suspended: our own seat forked, or the invitation is incompatible. (A
+    /// fork of the other seat suspends nothing: it counts against the forker.)
     pub fn suspended(&self) -> bool {
-        self.forked || self.room().incompatible.is_some()
+        self.own_fork() || self.room().incompatible.is_some()
+    }
+
+    /// The proof of the other seat's fork that waits to be written, if any: in a version 3
+    /// room, once, by a seat whose own key did not fork. (An entry of a proof is never a proof
+    /// itself: a fork whose second entry is one is left to the reservation.)
+    fn fork_step(&self) -> Option<Body> {
+        let room = self.room();
+        let other = self.other_fork()?;
+        if self.standing != Standing::Seated
+            || self.suspended()
+            || self.chains.protocol() < 3
+            || room.game().is_none()
+            || room.forked[self.seat.other().index()]
+            || matches!(other.body, Body::Fork(_))
+        {
+            return None;
+        }
+        Some(Body::Fork(Box::new(other.clone())))
+    }
+
+    /// Writes the proof of the other seat's fork, if it waits, then the draw's step that waits
+    /// from us.
+    fn duties(&mut self, now: u64) -> Vec<Effect> {
+        let mut out = match self.fork_step() {
+            Some(body) => {
+                let e = self.entry(body, now);
+                self.append(e, now).unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        out.extend(self.draw_duty(now));
+        out
     }
 
     /// True when the device on the connection could not prove the other seat's key: another
@@ -462,7 +556,11 @@ impl Session {
 
     /// The seat whose key signed two entries with one number (a copied tab), if one did.
     pub fn forked_seat(&self) -> Option<Seat> {
-        self.chains.forks.first().map(|(e, _)| e.seat())
+        if self.own_fork() {
+            Some(self.seat)
+        } else {
+            self.other_fork().map(|_| self.seat.other())
+        }
     }
 
     /// Fork proofs: pairs of conflicting signed entries.
@@ -486,7 +584,7 @@ impl Session {
         self.config.proposal_ms.min(room::PROPOSAL_MS)
     }
 
-    pub(super) fn entry(&self, body: Body, now: u64) -> Entry {
+    pub(super) fn entry(&mut self, body: Body, now: u64) -> Entry {
         let me = self.seat;
         let time = self.chains.last_time(me).map_or(now, |t| t.max(now));
         let header = Header {
@@ -497,6 +595,7 @@ impl Session {
             prev: self.chains.last_hash(me),
             seen: self.chains.last_hash(me.other()),
         };
+        self.work.signed += 1;
         Entry::sign(&self.key, header, body)
     }
 
@@ -587,8 +686,7 @@ impl Session {
                 if !expired.is_empty() {
                     // Neither kept nor sent yet: the timer writes it again.
                     self.chains.pop_own(self.seat);
-                    self.fold = Fold::default();
-                    self.fold.update(&self.chains);
+                    self.fold.forget_unheld(&self.chains);
                     self.last_live = live;
                 }
                 Err(why)
@@ -670,8 +768,9 @@ impl Session {
     pub fn peer_connected(&mut self, now: u64) -> Vec<Effect> {
         self.last_heard = now;
         // A new connection (perhaps a reloaded tab) may have lost what we sent before.
-        self.last_resend = None;
+        self.resent = None;
         self.their_challenge = None;
+        self.our_proof = seat::OurProof::default();
         let mut out = vec![self.challenge(now), self.send_heads(now)];
         if matches!(self.standing, Standing::Knocking { .. }) {
             out.extend(self.start_knocking(now));
@@ -681,9 +780,10 @@ impl Session {
 
     /// The data channel closed.
     pub fn peer_disconnected(&mut self, now: u64) -> Vec<Effect> {
-        self.last_resend = None;
+        self.resent = None;
         self.peer = PeerCheck::default();
         self.their_challenge = None;
+        self.our_proof = seat::OurProof::default();
         let mut out = Vec::new();
         if self.knock.take().is_some() {
             out.push(Effect::Event(Event::KnockOver));
@@ -706,6 +806,10 @@ impl Session {
         }
         if self.presence == Presence::Here || self.proved_connection() {
             t.push(self.last_heads_sent.unwrap_or(0) + self.config.heartbeat_ms);
+        }
+        if self.fork_step().is_some() {
+            // A proof to write (after a reload, say): at once.
+            t.push(self.last_tick.map_or(0, |last| last + 1));
         }
         if self.presence == Presence::Here {
             t.push(self.last_heard + self.config.silence_ms);
@@ -792,7 +896,7 @@ impl Session {
             out.push(self.send_heads(now));
         }
         out.extend(self.expire(now));
-        out.extend(self.draw_duty(now));
+        out.extend(self.duties(now));
         out
     }
 

@@ -10,6 +10,7 @@ use crate::morris::{self, check_max_turns};
 use crate::table::{AnyTurn, Table};
 use crate::{AnyGame, Illegal, Player, Reason};
 use std::fmt;
+use std::sync::Arc;
 
 /// Why an entry changed nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,9 @@ pub enum Void {
     NoDraw,
     /// A host's value that does not hash back to its commitment.
     BadReveal,
+    /// The sender's seat signed two entries with one number (a fork, proved by the other
+    /// seat's [`Body::Fork`]): it writes nothing more in the room; or a second proof of it.
+    Forked,
 }
 
 impl fmt::Display for Void {
@@ -92,6 +96,7 @@ impl fmt::Display for Void {
             Void::DrawPending => f.write_str("a move before the colours were drawn"),
             Void::NoDraw => f.write_str("no draw awaits this entry"),
             Void::BadReveal => f.write_str("a drawn value that does not match the commitment"),
+            Void::Forked => f.write_str("the sender's seat signed two entries with one number"),
         }
     }
 }
@@ -107,6 +112,8 @@ pub enum Ending {
     Claimed(Seat),
     /// This seat left the room during the game.
     Left(Seat),
+    /// This seat signed two entries with one number (a fork), as the other seat proved.
+    Forked(Seat),
 }
 
 /// How a game ended: by its own rules, or by a decision of the players.
@@ -212,6 +219,9 @@ pub enum RoomEvent {
     Left(Seat),
     /// The other seat let a new device take this seat (its key changed).
     HandedOver(Seat),
+    /// The other seat proved this seat's fork: it lost the game in progress and writes nothing
+    /// more in the room.
+    Forked(Seat),
 }
 
 /// An open proposal.
@@ -291,10 +301,12 @@ pub struct Room {
     pub hello: [bool; 2],
     /// The seats that left the room.
     pub left: [bool; 2],
+    /// The seats whose fork the other seat proved (version 3).
+    pub forked: [bool; 2],
     /// Set when the guest's invitation names another game or protocol.
     pub incompatible: Option<Void>,
     /// The room's earlier games, each as it stood when a new game replaced it.
-    history: Vec<GameSummary>,
+    history: Games,
     /// The protocol of each seat's `Hello` (0 before it): the host's is the room's.
     pub protocol: [u16; 2],
     /// The Morris rule set of the current game (version 3's options; the default before).
@@ -307,6 +319,64 @@ pub struct Room {
     pub draw: Option<Draw>,
     /// The host's chain of values for the draws.
     anchor: Option<Anchor>,
+}
+
+/// The room's earlier games, oldest first: a list shared between copies of the room (the
+/// session's fold keeps copies as it goes), so that a copy costs nothing per game.
+#[derive(Clone, Debug, Default)]
+struct Games(Option<Arc<Played>>);
+
+#[derive(Debug)]
+struct Played {
+    game: GameSummary,
+    /// Games in the list up to this one.
+    len: usize,
+    before: Option<Arc<Played>>,
+}
+
+impl Games {
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |p| p.len)
+    }
+
+    fn push(&mut self, game: GameSummary) {
+        let len = self.len() + 1;
+        let before = self.0.take();
+        self.0 = Some(Arc::new(Played { game, len, before }));
+    }
+
+    fn to_vec(&self) -> Vec<GameSummary> {
+        let mut games = Vec::with_capacity(self.len());
+        let mut at = self.0.as_deref();
+        while let Some(p) = at {
+            games.push(p.game);
+            at = p.before.as_deref();
+        }
+        games.reverse();
+        games
+    }
+}
+
+impl PartialEq for Games {
+    fn eq(&self, other: &Games) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.len() == other.len() && self.to_vec() == other.to_vec(),
+        }
+    }
+}
+
+impl Drop for Games {
+    /// One node at a time: a room of thousands of games must not drop them recursively.
+    fn drop(&mut self) {
+        let mut at = self.0.take();
+        while let Some(p) = at {
+            match Arc::try_unwrap(p) {
+                Ok(mut p) => at = p.before.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 /// One game of a room, as `engine verify` tells it.
@@ -339,8 +409,9 @@ impl Room {
             declines: [[(0, 0); 3]; 2],
             hello: [false; 2],
             left: [false; 2],
+            forked: [false; 2],
             incompatible: None,
-            history: Vec::new(),
+            history: Games::default(),
             protocol: [0; 2],
             morris_rules: morris::Rules::NINE,
             colours: Colours::Alternate,
@@ -382,12 +453,20 @@ impl Room {
         } else {
             Player::Red
         };
-        let drawn = matches!(self.colours, Colours::Lot { .. })
-            && self.anchor.is_some_and(|a| self.game_number < a.end);
+        let drawn = matches!(self.colours, Colours::Lot { .. }) && self.lot_draws(self.game_number);
         self.draw = drawn.then_some(Draw {
             guess: None,
             host: None,
         });
+    }
+
+    /// True when the room's chain of values draws the colours of game `game`: it draws every
+    /// game of its thousand in turn, and a game whose colours were not drawn (replaced or ended
+    /// before the host's reveal) ends it — colours alternate from then on, until the host
+    /// commits to a new chain. So each reveal is checked with one hash, never with as many as
+    /// the games skipped.
+    pub fn lot_draws(&self, game: u32) -> bool {
+        self.anchor.is_some_and(|a| a.next == game && game < a.end)
     }
 
     /// The seat playing a colour in the current game.
@@ -437,6 +516,9 @@ impl Room {
     fn apply_to(&mut self, e: &Entry, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
         let seat = e.seat();
         let s = seat.index();
+        if self.forked[s] {
+            return Err(Void::Forked);
+        }
         if self.left[s] {
             return Err(Void::Left);
         }
@@ -456,7 +538,8 @@ impl Room {
             Body::Options(_) | Body::LotGuess { .. } | Body::LotReveal { .. } if !v3 => {
                 Err(Void::Version)
             }
-            Body::Propose(Proposal::NewGameWith(_)) if !v3 => Err(Void::Version),
+            Body::Propose(Proposal::NewGameWith(_)) | Body::Fork(_) if !v3 => Err(Void::Version),
+            Body::Fork(_) => self.fork(seat.other(), out),
             Body::Options(o) => self.set_options(seat, *o, out),
             Body::LotGuess { game, value } => self.guess(seat, *game, *value, e.header.time, out),
             Body::LotReveal { game, value } => self.reveal(seat, *game, *value, out),
@@ -501,6 +584,22 @@ impl Room {
                 Ok(())
             }
         }
+    }
+
+    /// The other seat's fork is proved (the chains checked the proof): it loses the game in
+    /// progress and writes nothing more.
+    fn fork(&mut self, forker: Seat, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
+        if self.forked[forker.index()] {
+            return Err(Void::Forked);
+        }
+        self.forked[forker.index()] = true;
+        if self.in_progress() {
+            self.ending = Some(Ending::Forked(forker));
+            self.ended(out);
+        }
+        self.lapse(out);
+        out.push(RoomEvent::Forked(forker));
+        Ok(())
     }
 
     fn hello(
@@ -836,7 +935,9 @@ impl Room {
                 self.ended(out);
             }
             Proposal::NewGame { .. } | Proposal::NewGameWith(_) => {
-                self.history.extend(self.summary());
+                if let Some(g) = self.summary() {
+                    self.history.push(g);
+                }
                 let rules = match open.proposal {
                     Proposal::NewGameWith(o) => self.take_options(o),
                     Proposal::NewGame { max_turns } => {
@@ -894,7 +995,7 @@ impl Room {
 
     /// Every game of the room so far, the current one last (none before the host's hello).
     pub fn games(&self) -> Vec<GameSummary> {
-        let mut games = self.history.clone();
+        let mut games = self.history.to_vec();
         games.extend(self.summary());
         games
     }
@@ -920,7 +1021,9 @@ impl Room {
     /// The winner of the current game, if it has one (by the rules or by an ending).
     pub fn winner(&self) -> Option<Player> {
         match self.ending {
-            Some(Ending::Resigned(s)) | Some(Ending::Left(s)) => Some(self.player_of(s.other())),
+            Some(Ending::Resigned(s) | Ending::Left(s) | Ending::Forked(s)) => {
+                Some(self.player_of(s.other()))
+            }
             Some(Ending::Claimed(s)) => Some(self.player_of(s)),
             Some(Ending::DrawAgreed) => None,
             None => self.game().and_then(|g| g.outcome()).and_then(|o| o.winner),

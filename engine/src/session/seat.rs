@@ -27,6 +27,27 @@ pub(super) struct PeerCheck {
     pub(super) stranger: bool,
     /// The entry counts of its first heads on this connection: what it held when we met.
     pub(super) first_heads: Option<[u32; 2]>,
+    /// Proofs checked against our challenge, that proved nothing: at most
+    /// [`PROOFS_PER_CHALLENGE`] are checked (a copy of one of them is not checked again).
+    pub(super) failed: Vec<(Seat, Sig)>,
+}
+
+/// Proofs of presence checked against one challenge of ours, at most: the device's, and one for
+/// the challenge before it still on its way (after a hand-over on the same connection).
+const PROOFS_PER_CHALLENGE: u32 = 2;
+
+/// Proofs of presence signed on one connection for one seat held, at most: one for the
+/// connection's challenge, one more for the new challenge after a hand-over on it. A challenge
+/// repeated (a heartbeat) gets the same proof again, unsigned anew.
+const PROOFS_PER_CONNECTION: u32 = 2;
+
+/// Our proof on the current connection: the challenge it answers, the message, and how many
+/// we signed on the connection.
+#[derive(Clone, Debug, Default)]
+pub(super) struct OurProof {
+    /// The challenge answered and the seat proved, and the message.
+    answered: Option<([u8; 16], Seat, Vec<u8>)>,
+    signed: u32,
 }
 
 /// A new device asking for the other seat.
@@ -97,6 +118,7 @@ impl Session {
             .and_then(|k| VerifyingKey::from_bytes(&k).ok());
         let fresh = Chains::new(self.invite.room, host_key, Some(self.invite.secret));
         let old = std::mem::replace(&mut self.chains, fresh);
+        self.save_epoch += 1;
         for e in old.merged() {
             if e.seat() != self.seat {
                 // What no longer follows is asked for again by the heads below.
@@ -108,8 +130,7 @@ impl Session {
         self.fold.update(&self.chains);
         self.pending.clear();
         self.reported.clear();
-        self.forked = false;
-        self.last_resend = None;
+        self.resent = None;
         self.their_proposal_seen = None;
         self.knock = None;
         self.foreign_hello = None;
@@ -137,6 +158,8 @@ impl Session {
                 };
                 self.seat = seat;
                 self.standing = Standing::Seated;
+                // A seat newly ours (a hand-over let us in): its proofs on this connection.
+                self.our_proof = OurProof::default();
                 let mut out = vec![Effect::Save, Effect::Event(Event::Standing(self.standing))];
                 out.extend(self.prove(now));
                 out.extend(self.recheck_proof(now));
@@ -193,18 +216,31 @@ impl Session {
             && (!self.peer.proved || matches!(self.standing, Standing::Knocking { .. }))
     }
 
-    /// Answers the other side's challenge, once we hold a seat.
+    /// Answers the other side's challenge, once we hold a seat: the same proof again for the
+    /// same challenge, and at most [`PROOFS_PER_CONNECTION`] signed on a connection, so that
+    /// challenges cost the sender what they cost us.
     pub(super) fn prove(&mut self, _now: u64) -> Option<Effect> {
         let challenge = self.their_challenge?;
         if self.standing != Standing::Seated {
             return None;
         }
+        if let Some((answered, seat, proof)) = &self.our_proof.answered {
+            if (*answered, *seat) == (challenge, self.seat) {
+                return Some(Effect::Send(proof.clone()));
+            }
+        }
+        if self.our_proof.signed >= PROOFS_PER_CONNECTION {
+            return None;
+        }
         let bytes = wire::presence_bytes(self.invite.room, &challenge, self.seat);
-        let proof = Message::Proof {
+        let proof = wire::encode(&Message::Proof {
             seat: self.seat,
             sig: wire::Sig::sign(&self.key, &bytes),
-        };
-        Some(Effect::Send(wire::encode(&proof)))
+        });
+        self.work.signed += 1;
+        self.our_proof.signed += 1;
+        self.our_proof.answered = Some((challenge, self.seat, proof.clone()));
+        Some(Effect::Send(proof))
     }
 
     /// The present player's answer to the device knocking: a refusal tells it so; an
@@ -309,18 +345,31 @@ impl Session {
         let Some(challenge) = self.peer.challenge else {
             return Vec::new();
         };
-        if self.peer.proved {
+        if self.peer.proved
+            || self.peer.failed.len() as u32 >= PROOFS_PER_CHALLENGE
+            || self.peer.failed.contains(&(seat, sig))
+        {
             return Vec::new();
         }
+        // Kept to check again when the key it needs comes (its hello may be in the next
+        // message) or our standing changes; dropped once its signature has been checked.
         self.peer.unproven = Some((seat, sig));
         let Some(key) = self.chains.current_key(seat) else {
-            // Its key comes with its hello, perhaps in the next message.
             return Vec::new();
         };
         let seated = self.standing == Standing::Seated;
         let bytes = wire::presence_bytes(self.invite.room, &challenge, seat);
         let ours = self.key.verifying_key();
-        if (seat == self.seat.other() || !seated) && key != ours && sig.verifies(&key, &bytes) {
+        // A seat whose key signed two histories proves nothing any more: it stays away.
+        let forked = self.other_fork().is_some();
+        let candidate = (seat == self.seat.other() || !seated) && key != ours && !forked;
+        if candidate {
+            self.work.checked += 1;
+            self.peer.unproven = None;
+        }
+        if candidate && !sig.verifies(&key, &bytes) {
+            self.peer.failed.push((seat, sig));
+        } else if candidate {
             self.peer.proved = true;
             self.peer.stranger = false;
             self.peer.unproven = None;
@@ -371,20 +420,31 @@ impl Session {
         let cooling = self
             .declined_at
             .is_some_and(|t| now < t + room::COOLDOWN_MS);
-        let valid = VerifyingKey::from_bytes(&key).is_ok_and(|k| {
-            sig.verifies(&k, &wire::knock_bytes(self.invite.room, &key))
-                && wire::join_proof(self.invite.room, &self.invite.secret, &key) == proof
-        });
+        // The cheap checks first, the hash of the secret next, the signature last: a knock
+        // costs a signature check only when it could be let in, once per knock considered
+        // (one at a time, a cooldown after each).
         if self.standing != Standing::Seated
             || self.peer.proved
             || cooling
-            || !valid
+            || self.knock.is_some()
             || current.is_none_or(|k| k == key)
             || key == ours
-            || self.knock.is_some_and(|k| k.key == key)
+            || wire::join_proof(self.invite.room, &self.invite.secret, &key) != proof
         {
             return Vec::new();
         }
+        self.work.checked += 1;
+        let signed = VerifyingKey::from_bytes(&key)
+            .is_ok_and(|k| sig.verifies(&k, &wire::knock_bytes(self.invite.room, &key)));
+        if !signed {
+            // As a refusal: no other knock is considered before the cooldown, so a device with
+            // the secret costs one signature check per cooldown at most.
+            self.declined_at = Some(now);
+            return Vec::new();
+        }
+        // A new device: what it holds is not what the device before it held, so it may get
+        // one more full resend on this connection.
+        self.resent = None;
         self.knock = Some(Knock {
             seat: other,
             key,

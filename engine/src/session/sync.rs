@@ -4,7 +4,7 @@
 
 use super::chains::{Added, Refusal};
 use super::wire::{self, Entry, Heads, Message, Seat, MAX_BATCH};
-use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING, RESEND_MS};
+use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING};
 
 impl Session {
     /// How many entries of each seat we hold, and the last hashes.
@@ -31,7 +31,10 @@ impl Session {
             Err(e) => return vec![Effect::Event(Event::Undecodable(e))],
         };
         self.last_heard = now;
-        if self.peer.proved && matches!(self.presence, Presence::Away { .. }) {
+        if self.peer.proved
+            && matches!(self.presence, Presence::Away { .. })
+            && self.other_fork().is_none()
+        {
             // The same connection, silent for a while (a frozen or throttled tab): still the
             // device that proved the seat.
             self.presence = Presence::Here;
@@ -58,6 +61,7 @@ impl Session {
             Message::Entries(entries) => {
                 let mut added = false;
                 let waiting = self.pending.len();
+                let forks = self.chains.forks.len();
                 for e in entries {
                     if let Some(hello) = self.intruder(&e) {
                         out.extend(self.give_way(hello, now));
@@ -74,7 +78,7 @@ impl Session {
                     }
                     grew |= added;
                 }
-                if self.pending.len() > waiting && !self.forked {
+                if self.pending.len() > waiting && !self.forked() {
                     // A new gap: ask for what is missing (once per gap, not on every message).
                     out.push(self.send_heads(now));
                 }
@@ -86,8 +90,9 @@ impl Session {
                     out.extend(events.into_iter().map(Effect::Event));
                     out.extend(self.check_standing(now));
                     out.extend(self.recheck_proof(now));
-                    out.extend(self.draw_duty(now));
                 }
+                out.extend(self.new_forks(forks, now));
+                out.extend(self.duties(now));
             }
         }
         out
@@ -114,21 +119,37 @@ impl Session {
                 false
             }
             Err(why) => {
-                if why == Refusal::Fork && !self.forked {
-                    self.forked = true;
-                    out.push(Effect::Event(Event::Fork(seat)));
-                }
                 out.push(Effect::Event(Event::Refused { seat, seq, why }));
                 false
             }
         }
     }
 
+    /// Says each fork proof found since the chains held `before` of them: a fork of the other
+    /// seat makes it away from now on (its proofs and messages count no more); the proof is
+    /// kept for the save.
+    fn new_forks(&mut self, before: usize, now: u64) -> Vec<Effect> {
+        let seats: Vec<Seat> = self.chains.forks[before..]
+            .iter()
+            .map(|(a, _)| a.seat())
+            .collect();
+        let mut out = Vec::new();
+        for seat in seats {
+            out.push(Effect::Save);
+            out.push(Effect::Event(Event::Fork(seat)));
+            if seat != self.seat && self.presence == Presence::Here {
+                self.presence = Presence::Away { since: now };
+                out.push(Effect::Event(Event::Presence(self.presence)));
+            }
+        }
+        out
+    }
+
     /// Sends the entries the peer lacks; asks for ours if we lack some.
     fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
-        if self.forked {
-            // The room is suspended on signed proof; resending would only loop.
+        if self.forked() {
+            // Two histories of one seat: resending could only loop.
             return out;
         }
         let mut we_lack = false;
@@ -143,26 +164,29 @@ impl Session {
             }
             we_lack |= have > mine;
         }
-        let asked_again = self.last_resend.is_some_and(|(at, from)| {
-            now < at.saturating_add(RESEND_MS) && resend[0] >= from[0] && resend[1] >= from[1]
-        });
-        if asked_again {
-            if we_lack {
-                out.push(self.send_heads(now));
-            }
-            return out;
+        // Heads are unsigned and cheap, a resend is not: one full resend per connection (and
+        // one more for each device let knock on it), then only what lies beyond everything
+        // already resent on it. An honest peer lacks nothing we resent: the channel is
+        // reliable, and a new connection (a reload) starts afresh.
+        let held = [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)];
+        if let Some(sent) = self.resent {
+            resend = [resend[0].max(sent[0]), resend[1].max(sent[1])];
         }
-        // Send in fold order so each entry's references arrive before it.
-        let order: Vec<Entry> = self
-            .chains
-            .merged()
+        self.resent = Some(held);
+        // In fold order, so that each entry's references arrive before it: from the first
+        // place where an entry to send stands.
+        let first = [Seat::Host, Seat::Guest]
             .into_iter()
-            .filter(|e| e.seq() >= resend[e.seat().index()])
-            .cloned()
-            .collect();
-        if !order.is_empty() {
-            self.last_resend = Some((now, resend));
-        }
+            .filter_map(|s| self.fold.pos_of(s, resend[s.index()]))
+            .min();
+        let order: Vec<Entry> = first.map_or_else(Vec::new, |first| {
+            self.fold.order()[first..]
+                .iter()
+                .filter(|(s, n)| *n >= resend[s.index()])
+                .filter_map(|&(s, n)| self.chains.get(s, n).cloned())
+                .collect()
+        });
+        self.work.resent += order.len() as u64;
         for batch in order.chunks(MAX_BATCH) {
             out.push(Effect::Send(wire::encode(&Message::Entries(
                 batch.to_vec(),

@@ -510,14 +510,31 @@ fn copied_host_tab_writes() -> Loopback {
 
 #[test]
 fn a_copied_tab_writing_for_the_same_seat_is_reported_as_a_fork() {
+    // Once suspended the guest's room for good (only leaving, a loss, remained): the fork now
+    // counts against the seat that forked. The guest writes the proof, which ends the game.
     let mut p = copied_host_tab_writes();
     assert!(p.events().contains(&(Seat::Guest, Event::Fork(Seat::Host))));
-    assert!(p.guest().forked() && p.guest().suspended());
+    assert!(p.guest().forked() && !p.guest().suspended());
     assert_eq!(p.guest().fork_proofs().len(), 1);
-    assert_eq!(
-        p.act(Seat::Guest, Command::Resign),
-        Err(CommandError::Suspended)
+    let room = p.guest().room();
+    assert_eq!(room.ending, Some(Ending::Forked(Seat::Host)));
+    assert_eq!(room.winner(), Some(p.guest().player()));
+    assert!(room.forked[Seat::Host.index()] && !room.in_progress());
+    // The proof is an entry of the transcript: the export carries it, verify names the forker.
+    let v = transcript::verify(&p.guest().export()).unwrap();
+    assert_eq!(v.forks.len(), 1);
+    assert_eq!(v.forks[0].seat, Seat::Host);
+    assert!(
+        v.verdict()
+            .contains("the host (Blue) signed two entries numbered"),
+        "{}",
+        v.verdict()
     );
+    // The real host tab receives the proof: its own key signed two histories, it is
+    // suspended, and both hold the same room.
+    p.settle();
+    assert!(p.host().suspended());
+    assert_eq!(p.host().room(), p.guest().room());
 }
 
 #[test]
@@ -1032,7 +1049,8 @@ fn once_the_host_seat_is_bound_another_hello_is_an_intruder_or_a_fork() {
     let now = p.now();
     let out = deliver(p.side_mut(Seat::Guest), &copy, now);
     assert!(refused_in(&out, Refusal::Fork));
-    assert!(p.guest().forked() && p.guest().suspended());
+    assert!(p.guest().forked() && !p.guest().suspended());
+    assert_eq!(p.guest().room().ending, Some(Ending::Forked(Seat::Host)));
 }
 
 /// Security review (2nd pass): each test below demonstrates one finding; a failing test is a
@@ -1336,13 +1354,19 @@ mod review {
         )));
     }
 
-    /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension.
+    /// mod.rs restore(): `forked` is not saved, so a reload lifts the suspension. (A fork of the
+    /// other seat no longer suspends anything: its proof is an entry. The reloaded tab still
+    /// knows the fork, and the seat whose own key forked is still suspended.)
     #[test]
     fn review_a_fork_still_suspends_after_a_reload() {
         let mut p = copied_host_tab_writes();
-        assert!(p.guest().suspended());
+        p.settle();
+        assert!(p.host().suspended());
         p.restart(Seat::Guest);
-        assert!(p.guest().suspended(), "the reload forgot the fork");
+        p.restart(Seat::Host);
+        assert!(p.guest().forked(), "the reload forgot the fork");
+        assert_eq!(p.guest().room().ending, Some(Ending::Forked(Seat::Host)));
+        assert!(p.host().suspended(), "the reload forgot the fork");
     }
 
     /// mod.rs restore(): presence restarts at `Waiting`, so a player who reloads while the other
@@ -1492,7 +1516,10 @@ mod review {
 }
 
 #[test]
-fn repeated_heads_asking_for_everything_get_one_resend_per_second() {
+fn heads_asking_for_everything_get_one_full_resend_per_connection() {
+    // Once, one resend a second (RESEND_MS): a 67-byte message a second sent the whole
+    // transcript back each time. Now: one full resend per connection, then only what lies
+    // beyond what was resent on it.
     let mut p = Loopback::new(GameKind::Morris, 100);
     play_some(&mut p, 12);
     let total = p.host().entries().len();
@@ -1512,35 +1539,39 @@ fn repeated_heads_asking_for_everything_get_one_resend_per_second() {
             })
             .sum()
     };
+    let before = p.host().work().resent;
+    // The connection's first heads were answered when the sides met, with the two hellos: the
+    // moves since were sent as they were played, never resent, so they go once more (a
+    // message lost on a connection is recovered so); then nothing more, whenever asked.
     let t = p.now() + 10;
     let first = p.side_mut(Seat::Host).receive(&ask, t);
-    assert_eq!(
-        sent_entries(&first),
-        total,
-        "the first request gets the whole transcript"
-    );
+    assert_eq!(sent_entries(&first), total - 2);
     for i in 1..100 {
-        let again = p.side_mut(Seat::Host).receive(&ask, t + i);
-        assert_eq!(sent_entries(&again), 0, "request {i} within the second");
+        let again = p.side_mut(Seat::Host).receive(&ask, t + i * 60_000);
+        assert_eq!(sent_entries(&again), 0, "request {i}");
     }
-    let later = p.side_mut(Seat::Host).receive(&ask, t + RESEND_MS);
-    assert_eq!(sent_entries(&later), total, "asked again a second later");
-    // A request for less (a suffix of what was just sent) inside the second is a repeat too.
-    let mut heads = p.host().heads();
-    heads.count[0] -= 1;
-    heads.last[0] = p
-        .host()
-        .chains
-        .hash_at(Seat::Host, heads.count[0] - 1)
-        .unwrap();
-    let out = p
-        .side_mut(Seat::Host)
-        .receive(&encode(&Message::Heads(heads)), t + RESEND_MS + 1);
+    // A new entry: a request for everything gets that entry alone.
+    let g = p.host().game().unwrap().clone();
+    let seat = p.mover().unwrap();
+    p.act(seat, Command::Play(legal_step(&g, 1))).unwrap();
+    p.clear(seat.other());
+    let out = p.side_mut(seat).receive(&ask, t + 10_000_000);
+    assert_eq!(sent_entries(&out), 1, "only what was never resent");
+    let out = p.side_mut(seat).receive(&ask, t + 10_000_001);
     assert_eq!(sent_entries(&out), 0);
+    // A new connection (the other tab may have reloaded and lost everything): one full resend.
+    let now = t + 10_000_002;
+    p.side_mut(Seat::Host).peer_disconnected(now);
+    p.side_mut(Seat::Host).peer_connected(now);
+    let first = p.side_mut(Seat::Host).receive(&ask, now);
+    assert_eq!(sent_entries(&first), total + 1, "the whole transcript");
+    let again = p.side_mut(Seat::Host).receive(&ask, now + 1);
+    assert_eq!(sent_entries(&again), 0);
+    // Counted in steps: the host resent the new entry at most, then the whole room once.
+    let resent = p.host().work().resent - before;
     assert_eq!(
-        p.guest().entries().len(),
-        total,
-        "nothing was lost meanwhile"
+        resent as usize,
+        total - 2 + usize::from(seat == Seat::Host) + total + 1
     );
 }
 
@@ -1567,6 +1598,74 @@ fn a_wake_up_once_served_is_never_asked_for_again() {
         copy.tick(now);
         assert!(copy.next_wakeup().is_none_or(|t| t > now));
     }
+}
+
+#[test]
+fn a_save_in_parts_writes_what_changed_and_reads_back() {
+    // The saved text was rebuilt whole on every message; a save in parts writes the head and
+    // the chunks changed since the last save kept: one chunk for one new entry.
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    play_some(&mut p, 30);
+    let mut store: Vec<String> = Vec::new();
+    let keep = |store: &mut Vec<String>, parts: &SaveParts| {
+        store.resize(parts.total, String::new());
+        for (n, chunk) in &parts.chunks {
+            store[*n] = chunk.clone();
+        }
+    };
+    let whole = p.guest().save_parts(SaveCursor::default());
+    assert_eq!(whole.chunks.len(), whole.total);
+    keep(&mut store, &whole);
+    let mut cursor = whole.cursor;
+    for step in 0..40 {
+        let entries = p.guest().entries().len();
+        play_some(&mut p, 1);
+        let added = p.guest().entries().len() - entries;
+        if added == 0 {
+            p.exchange(
+                Seat::Host,
+                Command::Propose(Proposal::NewGame { max_turns: None }),
+            );
+            p.exchange(Seat::Guest, Command::Reply { accept: true });
+            continue;
+        }
+        let parts = p.guest().save_parts(cursor);
+        assert!(parts.chunks.len() <= added, "step {step}");
+        for (_, chunk) in &parts.chunks {
+            assert!(chunk.lines().count() <= SAVE_CHUNK);
+        }
+        // Nothing more than the head (a few hundred characters) and one chunk.
+        let written = parts.head.len() + parts.chunks.iter().map(|(_, c)| c.len()).sum::<usize>();
+        assert!(written < 600 + SAVE_CHUNK * 400, "step {step}: {written}");
+        keep(&mut store, &parts);
+        cursor = parts.cursor;
+        let saved = Saved::from_parts(&parts.head, &store).unwrap();
+        assert_eq!(Saved::chunks_of(&parts.head), Ok(store.len()));
+        let back = Session::restore(saved).unwrap();
+        assert_eq!(back.room(), p.guest().room(), "step {step}");
+        assert_eq!(back.entries(), p.guest().entries());
+    }
+    let parts = p.guest().save_parts(cursor);
+    keep(&mut store, &parts);
+    cursor = parts.cursor;
+    // Nothing new: only the head.
+    assert!(p.guest().save_parts(cursor).chunks.is_empty());
+    // A save in one text, the form kept before parts, still reads; a head is not one, and a
+    // head whose chunks are missing or damaged is unreadable.
+    let head = p.guest().save_parts(cursor).head;
+    assert!(Saved::is_head(&head) && !Saved::is_head(&p.guest().save_text()));
+    assert!(Saved::from_text(&p.guest().save_text()).is_ok());
+    assert_eq!(Saved::from_text(&head), Err(RestoreError::Unreadable));
+    assert_eq!(
+        Saved::from_parts(&head, &store[..store.len() - 1]),
+        Err(RestoreError::Unreadable)
+    );
+    let mut damaged = store.clone();
+    damaged[0].replace_range(0..2, "zz");
+    assert_eq!(
+        Saved::from_parts(&head, &damaged),
+        Err(RestoreError::Unreadable)
+    );
 }
 
 #[test]

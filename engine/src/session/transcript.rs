@@ -31,6 +31,15 @@ use std::fmt;
 const MAGIC: &str = "moulin-transcript v1";
 const HEADER_LINES: usize = 4;
 
+/// The largest transcript read (bytes), by `engine verify` and the viewer alike, refused before
+/// anything else: what an honest room can write — at most 10 000 entries per seat
+/// ([`MAX_ENTRIES`](super::chains::MAX_ENTRIES)), each line at most 445 characters with its
+/// newline (a hello or a hand-over; a move takes about 320), and two proofs of a fork at most,
+/// so 8.9 MB at the very most. A 500-turn Morris game's transcript is 0.16 MB, a room whose two
+/// chains are full of moves 6.3 MB. Reading a file costs at most a few times its size in memory
+/// (« Costs » in docs/protocol.md).
+pub const MAX_BYTES: usize = 9_000_000;
+
 /// The first problem found in a transcript.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyError {
@@ -45,6 +54,8 @@ pub struct VerifyError {
 /// The kinds of [`VerifyError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flaw {
+    /// Larger than the largest transcript a room can write ([`MAX_BYTES`]).
+    TooBig,
     /// Not a transcript: no magic line, no final newline, not text.
     NotTranscript,
     /// A damaged header line (room, host, game).
@@ -132,6 +143,40 @@ pub struct Verified {
     pub faults: Vec<Breach>,
     /// Seats moved to another key, in file order.
     pub handovers: Vec<Handover>,
+    /// Seats whose key signed two entries with one number, as the other seat proved
+    /// ([`Body::Fork`]), in file order.
+    pub forks: Vec<ForkProof>,
+}
+
+/// A seat whose key signed two entries with one number — a fork —, proved by an entry of the
+/// other seat that carries the second one (`docs/protocol.md`, « Forks »): the forker lost the
+/// game in progress and wrote nothing more that counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForkProof {
+    /// 0-based index of the proof entry in the file.
+    pub entry: usize,
+    /// The seat that forked (the proof's signer is the other one).
+    pub seat: Seat,
+    /// That seat's colour in the game the proof was written in.
+    pub player: Player,
+    /// The number both of its entries carry.
+    pub seq: u32,
+}
+
+impl fmt::Display for ForkProof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seat = match self.seat {
+            Seat::Host => "host",
+            Seat::Guest => "guest",
+        };
+        write!(
+            f,
+            "the {seat} ({}) signed two entries numbered {}, a fork that entry {} proves",
+            colour(self.player),
+            self.seq,
+            self.entry
+        )
+    }
 }
 
 /// A seat moved to another key by the other seat, which signed the hand-over
@@ -190,10 +235,19 @@ impl Verified {
     /// One sentence: every signature, link and move is valid, or who broke the rules first;
     /// then every seat that changed hands, and who gave it.
     pub fn verdict(&self) -> String {
-        let mut verdict = match self.faults.first() {
-            None => "verified: every signature, link and move is valid".to_string(),
-            Some(f) => format!("authentic, but {f}"),
+        // The first rule broken or fork proved, whichever comes first in the file.
+        let mut verdict = match (self.faults.first(), self.forks.first()) {
+            (None, None) => "verified: every signature, link and move is valid".to_string(),
+            (_, Some(k)) if self.faults.first().is_none_or(|f| k.entry < f.entry) => {
+                format!("authentic, but {k}")
+            }
+            (Some(f), _) => format!("authentic, but {f}"),
+            (None, Some(k)) => format!("authentic, but {k}"),
         };
+        for k in self.forks.iter().skip(1) {
+            verdict.push_str("; ");
+            verdict.push_str(&k.to_string());
+        }
         for h in &self.handovers {
             verdict.push_str("; ");
             verdict.push_str(&h.to_string());
@@ -273,6 +327,8 @@ pub struct Verifier {
     fold: Option<FoldAll>,
     /// The first problem, once found: every later call gives it again.
     failed: Option<VerifyError>,
+    /// Entries placed in the fold order (to check the file's).
+    merged: u64,
 }
 
 /// An error of the file's header lines.
@@ -298,6 +354,12 @@ fn next_line<'a>(text: &'a str, at: usize, end: usize, next: &mut Option<usize>)
 impl Verifier {
     /// Reads the four header lines; the entries are checked by [`Verifier::step`].
     pub fn new(text: String) -> Result<Verifier, VerifyError> {
+        if text.len() > MAX_BYTES {
+            return Err(VerifyError::file(
+                Flaw::TooBig,
+                &format!("larger than the largest transcript a room can write ({MAX_BYTES} bytes)"),
+            ));
+        }
         let end = text
             .strip_suffix('\n')
             .ok_or_else(|| {
@@ -349,12 +411,26 @@ impl Verifier {
             lines,
             host,
             game,
-            chains: Chains::new(RoomId(room), Some(host_key), None),
-            entries: Vec::with_capacity(lines),
+            chains: Chains::new(RoomId(room), Some(host_key), None).without_hex(),
+            // Not one per line: a file of newlines must not reserve an entry for each.
+            entries: Vec::new(),
             fold: None,
             failed: None,
+            merged: 0,
             text,
         })
+    }
+
+    /// The work done so far, in steps (docs/protocol.md, « Costs »): signatures checked,
+    /// entries applied to a room (folding, and the states void entries declare).
+    pub fn work(&self) -> super::Work {
+        let fold = self.fold.as_ref().map(FoldAll::work).unwrap_or_default();
+        super::Work {
+            applied: fold.applied,
+            merged: fold.merged + self.merged,
+            checked: self.chains.checked(),
+            ..super::Work::default()
+        }
     }
 
     /// The work done and the whole work, in entries: each is read (its signature and links
@@ -387,6 +463,9 @@ impl Verifier {
                 message,
             };
             let line = next_line(&self.text, at, self.end, &mut self.next);
+            if line.len() > 2 * wire::MAX_MESSAGE {
+                return Err(bad(Flaw::Damaged, wire::DecodeError::TooLarge.to_string()));
+            }
             let bytes = wire::unhex(line)
                 .ok_or_else(|| bad(Flaw::Damaged, "not lowercase hexadecimal".into()))?;
             let e: Entry = wire::decode(&bytes).map_err(|e| bad(Flaw::Damaged, e.to_string()))?;
@@ -411,6 +490,7 @@ impl Verifier {
             }
             // One order: the fold order, so that two files never tell one game.
             let merged = self.chains.merged();
+            self.merged += merged.len() as u64;
             if let Some(i) = merged
                 .iter()
                 .zip(&self.entries)
@@ -444,9 +524,9 @@ impl Verifier {
     pub fn finish(mut self) -> Result<Verified, VerifyError> {
         self.step(&mut || false)?;
         let fold = self.fold.expect("every entry is folded");
-        let (room, voids, players) = (fold.room, fold.voids, fold.players);
+        let (room, voids, players) = fold.into_parts();
         let entries = self.entries;
-        let void = voids.iter().map(|v| v.index).collect();
+        let void: Vec<usize> = voids.iter().map(|v| v.index).collect();
         let faults = voids
             .into_iter()
             .filter(|v| !v.excused)
@@ -480,7 +560,22 @@ impl Verifier {
                 _ => None,
             })
             .collect();
+        let forks = entries
+            .iter()
+            .enumerate()
+            .filter(|(entry, _)| void.binary_search(entry).is_err())
+            .filter_map(|(entry, e)| match &e.body {
+                Body::Fork(other) => Some(ForkProof {
+                    entry,
+                    seat: other.seat(),
+                    player: players[entry].opponent(),
+                    seq: other.seq(),
+                }),
+                _ => None,
+            })
+            .collect();
         Ok(Verified {
+            forks,
             room,
             guest_key: self.chains.guest_key().map(|k| k.to_bytes()),
             entries,

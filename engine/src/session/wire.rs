@@ -13,7 +13,9 @@ use std::fmt;
 /// side, answers bound to their offer's minute, dated claims, and the seat hand-over entries
 /// (docs/protocol.md); a version 1 room folded differently. 3: the room's options (Morris rule
 /// variants, colours by lot: [`Body::Options`], [`Proposal::NewGameWith`], the draw's entries),
-/// which a version 2 peer could not read.
+/// which a version 2 peer could not read; and what keeps a room live and every cost bounded
+/// against a cheater: the proof of a fork as an entry ([`Body::Fork`]), claims no acceptance
+/// delays beyond the reservation.
 pub const PROTOCOL_VERSION: u16 = 3;
 /// The oldest version still read: a version 2 room (every transcript exported before version
 /// 3) plays the default rules with alternating colours, and folds exactly as it did.
@@ -237,6 +239,11 @@ pub enum Body {
         /// The value of its chain for that game ([`super::lot::host_value`]).
         value: [u8; 32],
     },
+    /// The other seat's entry with a number that seat had already used for another entry the
+    /// sender holds (and had seen): the signed proof that the other seat's key wrote two
+    /// histories — a fork. The forker loses the game in progress and writes nothing more in
+    /// the room (`docs/protocol.md`, « Forks »). Version 3.
+    Fork(Box<Entry>),
 }
 
 /// The signed part of an entry.

@@ -5,7 +5,10 @@
 
 use ed25519_dalek::SigningKey;
 use engine::session::wire::{Digest32, Entry, Header};
-use engine::session::{Body, Loopback, Seat, Session, GUEST_SEED, HOST_SEED};
+use engine::session::{
+    wire, Body, Config, Invite, Loopback, Saved, Seat, Session, GUEST_SEED, HOST_SEED,
+};
+use engine::GameKind;
 
 /// A Méta Morpion game Red (the guest) wins with its last move, `f4`.
 pub const META_GAME: &str =
@@ -65,4 +68,53 @@ pub fn lying(net: &Loopback, seat: Seat, body: Body, seen: usize) -> Entry {
 /// [`lying`], dated `time` by the liar's clock (never before its previous entry).
 pub fn lying_at(net: &Loopback, seat: Seat, body: Body, seen: usize, time: u64) -> Entry {
     signed(net.side(seat), seed(seat), seat, body, seen, time)
+}
+
+/// Both sides of a room whose `Hello`s say version 2 (a game under way when the page was
+/// updated, restored from its saves).
+pub fn version_two_room(kind: GameKind) -> Loopback {
+    let invite = Invite::new(kind, 100, [9; 16], HOST_SEED, [5; 16]);
+    let hello = |s: [u8; 32]| {
+        let key = Invite::new(kind, 100, [9; 16], s, [5; 16])
+            .host_key
+            .unwrap();
+        Body::Hello {
+            protocol: 2,
+            rules: invite.rules,
+            key,
+            proof: wire::join_proof(invite.room, &invite.secret, &key),
+        }
+    };
+    let mut entries = Vec::new();
+    for (seat, s) in [(Seat::Host, HOST_SEED), (Seat::Guest, GUEST_SEED)] {
+        let e = signed_after(&entries, s, seat, hello(s));
+        entries.push(e);
+    }
+    let side = |seat, seed| {
+        Session::restore(Saved {
+            seat,
+            seed,
+            invite: invite.clone(),
+            config: Config::default(),
+            entries: entries.clone(),
+            forks: Vec::new(),
+        })
+        .unwrap()
+    };
+    Loopback::with_sessions(side(Seat::Host, HOST_SEED), side(Seat::Guest, GUEST_SEED))
+}
+
+/// An entry of `seat` chained after `entries` (the room so far), having seen all of them.
+pub fn signed_after(entries: &[Entry], key: [u8; 32], seat: Seat, body: Body) -> Entry {
+    let own: Vec<&Entry> = entries.iter().filter(|e| e.seat() == seat).collect();
+    let other: Vec<&Entry> = entries.iter().filter(|e| e.seat() != seat).collect();
+    let header = wire::Header {
+        room: engine::session::RoomId([9; 16]),
+        seat,
+        seq: own.len() as u32,
+        time: 0,
+        prev: own.last().map_or(wire::Digest32::ZERO, |e| e.hash()),
+        seen: other.last().map_or(wire::Digest32::ZERO, |e| e.hash()),
+    };
+    Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
 }

@@ -34,7 +34,8 @@ use super::speech::Speech;
 use crate::i18n::{t, Text};
 use client_net::{Driver, Input as Net, Output};
 use engine::session::{
-    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, Seat, Session, Void,
+    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, SaveCursor, SaveParts, Seat,
+    Session, Void,
 };
 use local::Outcome;
 
@@ -52,8 +53,9 @@ pub enum Input<P> {
 pub enum Effect<P> {
     /// Send bytes to this peer.
     Send(P, Vec<u8>),
-    /// Keep this saved seat (the text of `Saved::to_text`) before sending what follows.
-    Save(String),
+    /// Keep this saved seat (the parts that changed: `Session::save_parts`) before sending what
+    /// follows; once kept, tell the room ([`RoomModel::save_kept`]).
+    Save(SaveParts),
     /// Forget the saved seat: we left the room.
     Forget,
     /// Open a new socket to the room.
@@ -92,6 +94,8 @@ pub struct RoomModel<P> {
     presence: Presence,
     /// The browser refused to keep the seat at the last save (its storage full or blocked).
     unkept: bool,
+    /// What the last save the browser kept holds: the next save writes what came after.
+    saved: SaveCursor,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -113,6 +117,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             copied: None,
             now: 0,
             unkept: false,
+            saved: SaveCursor::default(),
         }
     }
 
@@ -126,6 +131,12 @@ impl<P: Copy + Eq> RoomModel<P> {
     /// or blocked), the page says that closing or reloading the tab would lose the seat.
     pub fn seat_kept(&mut self, kept: bool) {
         self.unkept = !kept;
+    }
+
+    /// The browser kept a save in parts: the next one writes only what came after it.
+    pub fn save_kept(&mut self, cursor: SaveCursor) {
+        self.saved = cursor;
+        self.unkept = false;
     }
 
     /// The session.
@@ -244,7 +255,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 Output::Send(p, bytes) => effects.push(Effect::Send(p, bytes)),
                 Output::Save => {
                     if !self.driver.left() {
-                        effects.push(Effect::Save(self.session().save_text()));
+                        effects.push(Effect::Save(self.session().save_parts(self.saved)));
                     }
                     if self.export.is_some() {
                         self.export = Some(self.exported());

@@ -543,7 +543,9 @@ fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
 }
 
 #[test]
-fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
+fn a_fork_of_the_other_seat_ends_the_game_against_it_and_says_so() {
+    // It once suspended the room for good (only leaving, a loss, remained): the fork now counts
+    // against the seat that forked, by the proof the host's session writes at once.
     let mut p = Pair::new(GameKind::Meta);
     p.ui(0, Event::Cell(cell("e5")));
     // A copy of the guest's tab, restored from its storage, resigns; the guest itself plays.
@@ -560,18 +562,23 @@ fn a_fork_of_the_other_seat_suspends_the_room_and_says_whose_it_is() {
     let host = p.view(0);
     assert_eq!(
         host.status,
-        "Votre adversaire a joué depuis deux onglets à la fois : la partie est suspendue."
+        "Bleu (vous) gagne : Rouge a joué depuis deux onglets à la fois (deux entrées signées sous un même numéro)."
     );
-    assert_eq!(host.buttons, None, "no game buttons while suspended");
+    assert_eq!(
+        p.session(0).room().ending,
+        Some(engine::session::Ending::Forked(Seat::Guest))
+    );
     assert!(matches!(
         host.board,
         view::BoardView::Meta { frozen: true, .. }
     ));
-    assert!(host.players.unwrap().iter().all(|c| !c.active));
-    assert!(
-        host.standing.is_none() && host.notice.is_none(),
-        "the status says it all"
+    // The guest's own tab holds the proof of its key's fork: it is the one suspended.
+    let guest = p.view(1);
+    assert_eq!(
+        guest.status,
+        "Votre place est utilisée dans un autre onglet : la partie est suspendue."
     );
+    assert_eq!(guest.buttons, None, "no game buttons while suspended");
 }
 
 #[test]

@@ -192,8 +192,13 @@ pub fn status(s: &Session) -> String {
     let Some(g) = s.game().filter(|_| room.incompatible.is_none()) else {
         return waiting_status(s).to_string();
     };
-    if s.standing() != Standing::Seated || s.forked_seat().is_some() {
+    // Our own key forked: nothing to play here. The other seat's fork counts against it: the
+    // game ends by its proof, or goes on until the claim.
+    if s.standing() != Standing::Seated || s.suspended() {
         return waiting_status(s).to_string();
+    }
+    if room.ending.is_none() && s.forked_seat() == Some(s.seat().other()) {
+        return t::forked_there().to_string();
     }
     if let Some(ending) = room.ending {
         let player = |seat: Seat| who(s, room.player_of(seat));
@@ -202,6 +207,7 @@ pub fn status(s: &Session) -> String {
             Ending::DrawAgreed => t::draw_agreed().to_string(),
             Ending::Claimed(seat) => t::won_claimed(&player(seat), &player(seat.other())),
             Ending::Left(seat) => t::won_left(&player(seat.other()), &player(seat)),
+            Ending::Forked(seat) => t::won_forked(&player(seat.other()), &player(seat)),
         };
     }
     let result = match g {
@@ -355,5 +361,6 @@ pub fn finish_name(f: engine::session::Finish) -> &'static str {
         Finish::Ending(Ending::DrawAgreed) => "agreed",
         Finish::Ending(Ending::Claimed(_)) => "claimed",
         Finish::Ending(Ending::Left(_)) => "left",
+        Finish::Ending(Ending::Forked(_)) => "forked",
     }
 }

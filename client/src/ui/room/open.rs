@@ -8,7 +8,7 @@ use super::runner::Runner;
 use super::web;
 use crate::model::room::{Input, RoomModel};
 use client_net::PeerId;
-use engine::session::{Config, Invite, InviteError, Saved, Session};
+use engine::session::{Config, Invite, InviteError, SaveCursor, Saved, Session};
 use engine::GameKind;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use std::cell::{Cell, RefCell};
@@ -57,8 +57,8 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
     let old = web::stored(old_storage_key(kind))
         .and_then(|t| Saved::from_text(&t).ok())
         .filter(|s| s.invite.room == invite.room);
-    let saved = match (seats::stored_lasting(&key), old) {
-        (Some(t), _) => Some(Saved::from_text(&t).map_err(|_| RoomError::BadSave(key.clone()))?),
+    let saved = match (seats::stored_seat(&key), old) {
+        (Some(saved), _) => Some(saved.map_err(|_| RoomError::BadSave(key.clone()))?),
         (None, old) => old,
     };
     let session = match saved {
@@ -68,12 +68,16 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
             Session::guest(invite, seed, Config::default(), browser::now_ms())
         }
     };
-    let kept = keep_seat(kind, &room, &session.save_text());
+    let parts = session.save_parts(SaveCursor::default());
+    let kept = keep_seat(kind, &room, &parts);
     if kept {
         web::forget(old_storage_key(kind));
     }
     let mut model = RoomModel::new(session);
     model.seat_kept(kept);
+    if kept {
+        model.save_kept(parts.cursor);
+    }
     model.set_webrtc(client_net::webrtc_available());
     let (inbox, receiver) = unbounded();
     Ok(Room {

@@ -8,6 +8,7 @@ use super::super::seats;
 use super::web;
 use crate::model::room::{Effect, Input, RoomModel};
 use client_net::{IceServer, Input as Net, Link, LinkEvent, PeerId};
+use engine::session::SaveParts;
 use engine::GameKind;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures_core::Stream;
@@ -33,7 +34,7 @@ pub struct Runner {
     /// When the page first had its peer (`performance.now()`), for the test suite's figures.
     pub first_peer: Rc<Cell<Option<u64>>>,
     /// A save put off until the page has shown what arrived (see [`Runner::save`]).
-    pub later: Rc<RefCell<Option<String>>>,
+    pub later: Rc<RefCell<Option<SaveParts>>>,
     /// The relay's STUN/TURN list (`None` while it is asked for: a socket waits for it).
     pub ice: Rc<RefCell<Option<Ice>>>,
 }
@@ -166,26 +167,34 @@ impl Runner {
         });
     }
 
-    /// Keeps the saved seat. What the peer sent can wait until the page has shown it (writing
-    /// the storage costs a fraction of a millisecond per move, and a tab that closes meanwhile
-    /// gets those entries again from the peer); anything this tab wrote is kept at once, before
-    /// it is sent. A save put off is always the newest, and one kept at once replaces it.
-    fn save(&self, text: String, from_peer: bool) {
+    /// Keeps the saved seat: the parts that changed since the last save kept (the head and,
+    /// almost always, the last chunk of entries). What the peer sent can wait until the page
+    /// has shown it (a tab that closes meanwhile gets those entries again from the peer);
+    /// anything this tab wrote is kept at once, before it is sent. A save put off is always the
+    /// newest — it holds every part changed since the last save kept — and one kept at once
+    /// replaces it.
+    fn save(&self, parts: SaveParts, from_peer: bool) {
         let kind = self.kind;
         let room = self.model.borrow().session().invite().room_name();
+        let keep = move |model: &Rc<RefCell<RoomModel<PeerId>>>, parts: SaveParts| {
+            let kept = seats::keep_seat(kind, &room, &parts);
+            let mut model = model.borrow_mut();
+            model.seat_kept(kept);
+            if kept {
+                model.save_kept(parts.cursor);
+            }
+        };
         if !from_peer {
             self.later.borrow_mut().take();
-            let kept = seats::keep_seat(kind, &room, &text);
-            self.model.borrow_mut().seat_kept(kept);
+            keep(&self.model, parts);
             return;
         }
-        let first = self.later.borrow_mut().replace(text).is_none();
+        let first = self.later.borrow_mut().replace(parts).is_none();
         if first {
             let (later, model) = (self.later.clone(), self.model.clone());
             browser::soon(move || {
-                if let Some(text) = later.borrow_mut().take() {
-                    let kept = seats::keep_seat(kind, &room, &text);
-                    model.borrow_mut().seat_kept(kept);
+                if let Some(parts) = later.borrow_mut().take() {
+                    keep(&model, parts);
                 }
             });
         }
@@ -206,7 +215,7 @@ impl Runner {
                         l.send(peer, bytes);
                     }
                 }
-                Effect::Save(text) => self.save(text, from_peer),
+                Effect::Save(parts) => self.save(parts, from_peer),
                 Effect::Forget => {
                     self.later.borrow_mut().take();
                     let room = self.model.borrow().session().invite().room_name();

@@ -57,6 +57,8 @@ struct RoomStory {
     games: Vec<GameLine>,
     /// Seats moved to another device: the entry, the seat, its new key.
     handovers: Vec<HandoverLine>,
+    /// Seats whose key signed two entries with one number, proved by the other seat.
+    forks: Vec<ForkLine>,
     faults: Vec<FaultLine>,
     verdict: String,
 }
@@ -71,6 +73,17 @@ struct HandoverLine {
     key: Key,
     /// Entries of the seat the hand-over had not seen (they stand, signed by the earlier key).
     crossed: u32,
+}
+
+#[derive(Serialize)]
+struct ForkLine {
+    /// The proof entry.
+    entry: usize,
+    /// The seat that forked, and the one that proved it.
+    seat: &'static str,
+    by: &'static str,
+    /// The number its two entries carry.
+    seq: u32,
 }
 
 #[derive(Serialize)]
@@ -245,6 +258,7 @@ fn game_line(g: &GameSummary, replaced: bool) -> GameLine {
                 Finish::Ending(Ending::DrawAgreed) => "agreed",
                 Finish::Ending(Ending::Claimed(_)) => "claimed",
                 Finish::Ending(Ending::Left(_)) => "left",
+                Finish::Ending(Ending::Forked(_)) => "forked",
             }),
         ),
     };
@@ -283,6 +297,16 @@ pub fn verified(v: &Verified) -> Option<String> {
                 by: seat_name(h.seat.other()),
                 key: key(&h.key),
                 crossed: h.crossed,
+            })
+            .collect(),
+        forks: v
+            .forks
+            .iter()
+            .map(|k| ForkLine {
+                entry: k.entry,
+                seat: seat_name(k.seat),
+                by: seat_name(k.seat.other()),
+                seq: k.seq,
             })
             .collect(),
         faults: v

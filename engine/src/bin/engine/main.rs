@@ -359,8 +359,17 @@ fn read_record(
 }
 
 fn read_stdin() -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
-    match std::io::stdin().read_to_end(&mut bytes) {
+    read_into(Vec::new(), u64::MAX)
+}
+
+/// Standard input, but no more than `limit` bytes (and one more, to tell it was longer), read
+/// into room for all of them at once: growing by doubling would hold twice as much.
+fn read_at_most(limit: usize) -> Option<Vec<u8>> {
+    read_into(Vec::with_capacity(limit + 1), limit as u64 + 1)
+}
+
+fn read_into(mut bytes: Vec<u8>, most: u64) -> Option<Vec<u8>> {
+    match std::io::stdin().take(most).read_to_end(&mut bytes) {
         Ok(_) => Some(bytes),
         Err(e) => {
             eprintln!("engine: cannot read standard input: {e}");
@@ -382,12 +391,26 @@ fn print_line(line: &str, code: ExitCode) -> ExitCode {
 /// or its first bad entry.
 fn verify() -> ExitCode {
     use engine::session::transcript::{self, Flaw, VerifyError};
-    let Some(bytes) = read_stdin() else {
+    // No more than the largest transcript (and a byte to tell): a larger one is refused by
+    // `Verifier::new` before anything else, and nothing on standard input can make verify
+    // hold more than a few times that much.
+    let Some(bytes) = read_at_most(transcript::MAX_BYTES) else {
         return ExitCode::from(2);
     };
-    let result = match std::str::from_utf8(&bytes) {
-        Ok(text) => transcript::verify(text),
-        Err(_) => Err(VerifyError::file(Flaw::NotTranscript, "not UTF-8 text")),
+    let result = if bytes.len() > transcript::MAX_BYTES {
+        Err(VerifyError::file(
+            Flaw::TooBig,
+            &format!(
+                "larger than the largest transcript a room can write ({} bytes)",
+                transcript::MAX_BYTES
+            ),
+        ))
+    } else {
+        // The text itself goes to the verifier: no copy of it.
+        match String::from_utf8(bytes) {
+            Ok(text) => transcript::Verifier::new(text).and_then(transcript::Verifier::finish),
+            Err(_) => Err(VerifyError::file(Flaw::NotTranscript, "not UTF-8 text")),
+        }
     };
     let bad = |e: &VerifyError| print_line(&json::invalid(e), ExitCode::from(1));
     match result {
