@@ -40,11 +40,18 @@ fn against_computer() -> Model {
 #[component]
 pub fn MetaPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(if props.computer {
-        against_computer
-    } else {
-        Model::new
-    });
+    let handles = use_board_page::<Model>(
+        if props.computer {
+            against_computer
+        } else {
+            Model::new
+        },
+        if props.computer {
+            "meta-morpion-computer-v1"
+        } else {
+            "meta-morpion-hot-seat-v1"
+        },
+    );
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -65,7 +72,6 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-    let editable = m.settings_editable();
     let live = m.browse.is_live();
     game_page(Parts {
         name: t::game_meta(),
@@ -96,12 +102,17 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
                 <p>{ words(t::meta_rules_4()) }</p>
             </>
         },
-        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        setup: c
+            .opponent
+            .filter(|_| c.setting_up())
+            .map(|o| (o.level, o.side)),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
+        on_start: to_dispatch(Event::Start),
+        resumed: m.resumed,
         settings: Html::default(),
-        locked: c.opponent.is_some() && !editable,
+        locked: false,
         dialog: m.dialog.clone(),
         with_limit: false,
         dialog_settings: Html::default(),

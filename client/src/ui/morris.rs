@@ -40,11 +40,18 @@ fn against_computer() -> Model {
 #[component]
 pub fn MorrisPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(if props.computer {
-        against_computer
-    } else {
-        Model::new
-    });
+    let handles = use_board_page::<Model>(
+        if props.computer {
+            against_computer
+        } else {
+            Model::new
+        },
+        if props.computer {
+            "moulin-computer-v1"
+        } else {
+            "moulin-hot-seat-v1"
+        },
+    );
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -90,10 +97,15 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_hint: to_dispatch(Event::Hint),
         progress: t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string()),
         rules: rules_in_words(g.rules()),
-        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        setup: c
+            .opponent
+            .filter(|_| c.setting_up())
+            .map(|o| (o.level, o.side)),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
+        on_start: to_dispatch(Event::Start),
+        resumed: m.resumed,
         settings: html! {
             <>
                 <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />
@@ -104,7 +116,8 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
                 }
             </>
         },
-        locked: !editable && m.limit_error.is_none() && m.rules.error.is_none(),
+        // Against the computer they change in « Nouvelle partie » only, and are not shown.
+        locked: c.opponent.is_none() && !editable,
         dialog: m.dialog.clone(),
         with_limit: true,
         dialog_settings: m.dialog_rules.clone().map_or_else(Html::default, |form| {
