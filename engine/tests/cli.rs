@@ -1,25 +1,8 @@
 //! The `engine` binary's contract (docs/cli.md): outputs, JSON errors, exit codes, and no panic on
 //! any input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn engine(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine binary runs");
-    // The engine may exit (usage error) before reading: a broken pipe is fine here.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
+mod run;
+use run::{engine, stdout};
 
 #[test]
 fn perft_prints_the_count_as_the_last_line() {

@@ -2,29 +2,8 @@
 //! `Rules` header, the JSON's `rules` field, the `full` and `quiet` reasons, and the errors.
 //! With the default rules every output is as before (`tests/cli.rs`, unchanged).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn engine(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("engine binary runs");
-    // The engine may exit (usage error) before reading: a broken pipe is fine here.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+mod run;
+use run::{engine, stderr, stdout};
 
 const TWELVE: &str = "pieces=12,diagonals=1,flying=1,lasker=0,quiet=0";
 

@@ -287,7 +287,7 @@ pub(crate) async fn websocket(
                     (header::CONTENT_TYPE, "application/json"),
                     (header::CACHE_CONTROL, "no-store"),
                 ],
-                format!("{{\"peers\":{peers}}}"),
+                relay_api::peers_body(peers),
             )
                 .into_response(),
             Err(refusal) => refuse(refusal),

@@ -68,7 +68,7 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   await host.getByRole('button', { name: 'Annuler' }).click();
   await host.locator('[data-proposal="mine"]').waitFor();
   const asked = guest.getByRole('alertdialog');
-  await asked.getByText('Votre adversaire demande à annuler le dernier tour.').waitFor();
+  await asked.getByText(`Votre adversaire demande à annuler le dernier tour, ${tokens[3]}.`).waitFor();
   assert.match(await asked.locator('.countdown').textContent(), /Réponse attendue dans (1:00|0:5[0-9])\./);
   await screenshot(guest, 'remote-morris-undo-request-desktop');
   await asked.getByRole('button', { name: 'Refuser' }).click();
@@ -131,8 +131,8 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   const bad = transcript.replace(/\n([0-9a-f]{20})([0-9a-f])/, (_, a, b) => `\n${a}${b === '0' ? '1' : '0'}`);
   assert.throws(() => execFileSync(ENGINE_BIN, ['verify'], { input: bad, stdio: 'pipe' }));
 
-  // Rematch: the guest now opens as Blue.
-  await host.getByRole('button', { name: 'Nouvelle partie' }).click();
+  // Rematch, from the result itself: the guest now opens as Blue.
+  await host.getByRole('button', { name: 'Revanche' }).click();
   await host.getByRole('dialog').getByRole('button', { name: 'Proposer' }).click();
   await guest.getByRole('alertdialog').getByText('Votre adversaire propose une nouvelle partie.').waitFor();
   await screenshot(guest, 'remote-morris-rematch-request-desktop');
@@ -265,6 +265,9 @@ test('join by code; malformed link, other game and full room get clear messages'
   await third.page.goto(link);
   await third.page.locator('main[data-room-full]').getByRole('heading', { name: 'Salon complet' }).waitFor({ timeout: 20000 });
   await screenshot(third.page, 'remote-room-full-desktop');
+  // That page tries again now and then (a seat may free up): it leaves, or it could take the
+  // guest's place at the relay below, before the copy does.
+  await third.page.goto('about:blank');
 
   // Another copy, kept off the network (its requests to the relay are held), writes
   // for the guest's seat — it resigns — while the real guest plays its move. When the guest has

@@ -95,6 +95,8 @@ pub enum Input<P> {
     Packet(P, Vec<u8>),
     /// A peer's browser has no WebRTC: it said so through the relay.
     NoWebRtc(P),
+    /// How many players the relay counted in the room when asked (with [`Input::Why`]).
+    RoomPeers(u32),
     /// The socket is gone.
     Closed,
     /// The relay's answer to [`Output::AskWhy`]: what it refuses now (`None` if nothing: there
@@ -155,6 +157,8 @@ pub struct Driver<P> {
     no_webrtc_here: bool,
     /// The other player's browser said it has no WebRTC, and no channel opened since.
     no_webrtc_there: bool,
+    /// The relay counted nobody in the room just before our socket joined it.
+    room_empty: bool,
     left: bool,
 }
 
@@ -176,8 +180,16 @@ impl<P: Copy + Eq> Driver<P> {
             blocked: false,
             no_webrtc_here: false,
             no_webrtc_there: false,
+            room_empty: false,
             left: false,
         }
+    }
+
+    /// True when the relay counted nobody in the room as our last socket was about to join, and
+    /// no channel opened since: a guest waits for a host that is not there (a mistyped or
+    /// expired code, or a host whose tab is closed), and can be told so at once.
+    pub fn room_empty(&self) -> bool {
+        self.room_empty
     }
 
     /// Says whether this browser can make WebRTC connections (`client_net::webrtc_available`);
@@ -295,6 +307,7 @@ impl<P: Copy + Eq> Driver<P> {
                 };
                 self.blocked = false;
                 self.no_webrtc_there = false;
+                self.room_empty = false;
                 s.no_channel_since = None;
                 // Rooms hold two: a new peer means the old one left, even if its channel has
                 // not said so yet (a frozen or half-closed connection).
@@ -320,6 +333,12 @@ impl<P: Copy + Eq> Driver<P> {
                 if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
                     let effects = self.session.receive(&bytes, now);
                     self.route(effects, &mut out);
+                }
+            }
+            // Before a socket: afterwards the relay counts it too.
+            Input::RoomPeers(n) => {
+                if self.socket.is_none() {
+                    self.room_empty = n == 0;
                 }
             }
             // Only while no channel is open: an open one proves the opposite.

@@ -510,3 +510,25 @@ fn the_relay_join_is_looked_for_until_it_comes() {
     // A proposal can only be made with the peer here.
     assert!(d.act(Command::Propose(Proposal::Draw), 80).is_err());
 }
+
+#[test]
+fn a_room_the_relay_finds_empty_is_said_until_a_channel_opens() {
+    let mut w = World::new(GameKind::Meta);
+    let d = &mut w.sides[1];
+    assert_eq!(d.input(Input::Wake, 0), [Output::AskWhy]);
+    d.input(Input::RoomPeers(0), 1);
+    assert!(d.room_empty());
+    assert_eq!(d.input(Input::Why(Ok(None)), 1), [Output::Connect]);
+    d.input(Input::Joined, 10);
+    // Once our socket is in, the relay counts it too: that count says nothing of the host.
+    d.input(Input::RoomPeers(1), 20);
+    assert!(d.room_empty());
+    d.input(Input::Peer(3, true), 30);
+    assert!(!d.room_empty());
+    // A new socket, the host there this time.
+    let mut w = World::new(GameKind::Meta);
+    let d = &mut w.sides[1];
+    d.input(Input::Wake, 0);
+    d.input(Input::RoomPeers(1), 1);
+    assert!(!d.room_empty());
+}

@@ -9,6 +9,9 @@ pub mod history;
 pub mod meta;
 #[cfg(feature = "local")]
 pub mod morris;
+// The room's invitation draws one; the lobby's offers without a relay will too (then both).
+#[cfg(feature = "remote")]
+pub mod qr;
 #[cfg(feature = "remote")]
 pub mod room;
 pub mod rules;

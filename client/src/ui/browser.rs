@@ -1,11 +1,11 @@
 //! The few browser services every page may use, each behind a small function: the clock, a
-//! timer to await, random bytes, the clipboard, the location. The remote pages' own (storage,
-//! locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
+//! timer to await, random bytes, the clipboard, the share sheet, the location. The remote pages'
+//! own (storage, locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The wall clock, in ms since the epoch (what the session's times are).
@@ -57,6 +57,25 @@ pub fn store(key: &str, text: &str) -> bool {
         .is_some_and(|s| s.set_item(key, text).is_ok())
 }
 
+/// How many players the relay counts in a room now (`GET /ws/<room>`: `{"peers":N}`, or 409 when
+/// it holds two); `None` when the relay does not answer, or refuses for another reason.
+pub async fn room_peers(room: &str) -> Option<u32> {
+    let promise = web_sys::window()?.fetch_with_str(&format!("/ws/{room}"));
+    let resp: web_sys::Response = JsFuture::from(promise).await.ok()?.dyn_into().ok()?;
+    match resp.status() {
+        409 => Some(2),
+        200 => {
+            let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+            let json = js_sys::JSON::parse(&text).ok()?;
+            let peers = js_sys::Reflect::get(&json, &"peers".into())
+                .ok()?
+                .as_f64()?;
+            (0.0..=2.0).contains(&peers).then_some(peers as u32)
+        }
+        _ => None,
+    }
+}
+
 /// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
 pub fn seed() -> u64 {
     random::<8>().map_or(0, u64::from_le_bytes)
@@ -96,19 +115,44 @@ pub fn location_href() -> String {
         .unwrap_or_default()
 }
 
-/// Copies text to the clipboard; false when the browser refuses.
-pub fn copy_text(text: &str) -> bool {
+/// Copies text to the clipboard, then says whether the browser did: it may refuse (no
+/// permission; no clipboard at all in a page served without HTTPS but from this machine).
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    let nav = web_sys::window().map(|w| w.navigator());
+    // `navigator.clipboard` is undefined where there is none, which web-sys cannot say.
+    let clipboard = nav
+        .and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok())
+        .filter(|c| !c.is_undefined())
+        .map(|c| c.unchecked_into::<web_sys::Clipboard>().write_text(text));
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = match clipboard {
+            Some(promise) => JsFuture::from(promise).await.is_ok(),
+            None => false,
+        };
+        done(ok);
+    });
+}
+
+/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops).
+pub fn can_share() -> bool {
+    web_sys::window()
+        .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))
+}
+
+/// Opens the browser's share sheet with a text and a link. What the player does there (share,
+/// or close it) is theirs: nothing comes back to the page.
+pub fn share(text: &str, url: &str) {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
-        return false;
+        return;
     };
-    let clipboard = js_sys::Reflect::get(&nav, &"clipboard".into()).unwrap_or(JsValue::UNDEFINED);
-    let write = js_sys::Reflect::get(&clipboard, &"writeText".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    match write {
-        Some(f) => f.call1(&clipboard, &text.into()).is_ok(),
-        None => false,
-    }
+    let data = web_sys::ShareData::new();
+    data.set_text(text);
+    data.set_url(url);
+    let sheet = JsFuture::from(nav.share_with_data(&data));
+    // Awaited so that a sheet closed without sharing (a rejection) is not an uncaught error.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = sheet.await;
+    });
 }
 
 /// A `data:` URL holding text, for a download link.

@@ -152,18 +152,51 @@ fn JoinRoom(props: &LobbyProps) -> Html {
     let kind = props.kind;
     let code = use_state(String::new);
     let error = use_state(|| None::<Text>);
+    let searching = use_state(|| false);
     let on_join = {
         let (code, error, go) = (code.clone(), error.clone(), props.go.clone());
+        let searching = searching.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match Invite::normalize_code(&code) {
-                Ok(c) => navigate_with_fragment(
-                    Route::Room(kind),
-                    &format!("g={}&c={c}", kind.as_str()),
-                    &go,
-                ),
-                Err(_) => error.set(Some(Text::of(t::bad_code))),
+            let Ok(c) = Invite::normalize_code(&code) else {
+                return error.set(Some(Text::of(t::bad_code)));
+            };
+            if *searching {
+                return;
             }
+            searching.set(true);
+            let (error, go, searching) = (error.clone(), go.clone(), searching.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let go_to = |game: GameKind| {
+                    navigate_with_fragment(
+                        Route::Room(game),
+                        &format!("g={}&c={c}", game.as_str()),
+                        &go,
+                    )
+                };
+                let room = |game: GameKind| Invite::from_code(game, &c).map(|i| i.room_name());
+                let other = match kind {
+                    GameKind::Morris => GameKind::Meta,
+                    GameKind::Meta => GameKind::Morris,
+                };
+                // A code names one room per game: nobody in this game's room, but someone in
+                // the other's, means the code was typed in the wrong lobby.
+                let here = match room(kind) {
+                    Ok(r) => browser::room_peers(&r).await,
+                    Err(_) => None,
+                };
+                let there = match (here, room(other)) {
+                    (Some(0), Ok(r)) => browser::room_peers(&r).await,
+                    _ => None,
+                };
+                searching.set(false);
+                match (here, there) {
+                    (Some(0), Some(n)) if n > 0 => go_to(other),
+                    (Some(0), _) => error.set(Some(Text::of(t::nobody_in_room))),
+                    // Someone is there, or the relay did not say: the room page tells.
+                    _ => go_to(kind),
+                }
+            });
         })
     };
     let on_code = {
@@ -189,7 +222,7 @@ fn JoinRoom(props: &LobbyProps) -> Html {
                 <p class="notice" role="alert">{ e.get() }</p>
             }
             <div class="actions">
-                <button type="submit" class="button">{ words(t::join()) }</button>
+                <button type="submit" class="button" disabled={*searching}>{ words(t::join()) }</button>
             </div>
             <p class="hint">{ words(t::join_hint()) }</p>
         </form>

@@ -3,6 +3,7 @@
 //! so the code alone is the invitation (the host's key is learned from its `Hello`).
 
 use super::wire::RoomId;
+use crate::GameKind;
 use sha2::{Digest, Sha256};
 
 /// Crockford's base32 alphabet: digits and capitals without I, L, O and U.
@@ -10,7 +11,9 @@ const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// Characters in a code (5 bits each: 60 bits).
 pub(super) const LEN: usize = 12;
 
-const ROOM_DOMAIN: &[u8] = b"moulin code room v1\0";
+/// Rooms of codes made before a code knew its game (a saved seat of then still restores).
+const ROOM_DOMAIN_V1: &[u8] = b"moulin code room v1\0";
+const ROOM_DOMAIN: &[u8] = b"moulin code room v2\0";
 const SECRET_DOMAIN: &[u8] = b"moulin code secret v1\0";
 
 /// The canonical code made of the first 60 of these 64 random bits.
@@ -58,18 +61,34 @@ pub(super) fn format(code: &str) -> String {
 
 /// The first 16 bytes of SHA-256(domain ‖ code).
 fn derive(domain: &[u8], code: &str) -> [u8; 16] {
+    derive_bytes(domain, code.as_bytes())
+}
+
+/// The first 16 bytes of SHA-256(domain ‖ bytes).
+fn derive_bytes(domain: &[u8], bytes: &[u8]) -> [u8; 16] {
     let mut h = Sha256::new();
     h.update(domain);
-    h.update(code.as_bytes());
+    h.update(bytes);
     let digest: [u8; 32] = h.finalize().into();
     let mut out = [0; 16];
     out.copy_from_slice(&digest[..16]);
     out
 }
 
-/// The room of a canonical code: the first 16 bytes of SHA-256("moulin code room v1\0" ‖ code).
-pub(super) fn room(code: &str) -> RoomId {
-    RoomId(derive(ROOM_DOMAIN, code))
+/// The room of a canonical code for a game: the first 16 bytes of
+/// SHA-256("moulin code room v2\0" ‖ game ‖ "\0" ‖ code). The game is in it so that a code typed
+/// in the other game's lobby names a room nobody is in, instead of a seat in a room that can
+/// never be played (the lobby then finds the right game: `docs/protocol.md`, « Short codes »).
+pub(super) fn room(code: &str, game: GameKind) -> RoomId {
+    let mut named = game.as_str().as_bytes().to_vec();
+    named.push(0);
+    named.extend_from_slice(code.as_bytes());
+    RoomId(derive_bytes(ROOM_DOMAIN, &named))
+}
+
+/// The room a code named before it knew its game (version 1 of the derivation).
+pub(super) fn room_v1(code: &str) -> RoomId {
+    RoomId(derive(ROOM_DOMAIN_V1, code))
 }
 
 /// The room secret of a canonical code: the first 16 bytes of

@@ -96,7 +96,7 @@ impl Invite {
         let code = Invite::normalize_code(code)?;
         Ok(Invite {
             rules: Rules::new(kind, max_turns),
-            room: code::room(&code),
+            room: code::room(&code, kind),
             host_key: Some(public_key(host_seed)),
             secret: code::secret(&code),
             code: Some(code),
@@ -111,7 +111,7 @@ impl Invite {
         let code = Invite::normalize_code(code)?;
         Ok(Invite {
             rules: Rules::new(kind, GUEST_MAX_TURNS),
-            room: code::room(&code),
+            room: code::room(&code, kind),
             host_key: None,
             secret: code::secret(&code),
             code: Some(code),
@@ -219,8 +219,10 @@ impl Invite {
     /// True when the code, if any, is the one the room and the secret come from.
     pub(super) fn code_matches(&self) -> bool {
         self.code.as_deref().is_none_or(|c| {
-            code::normalize(c)
-                .is_some_and(|c| code::room(&c) == self.room && code::secret(&c) == self.secret)
+            code::normalize(c).is_some_and(|c| {
+                let rooms = [code::room(&c, self.rules.kind()), code::room_v1(&c)];
+                rooms.contains(&self.room) && code::secret(&c) == self.secret
+            })
         })
     }
 

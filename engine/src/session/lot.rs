@@ -38,22 +38,24 @@ const CHAIN_DOMAIN: &[u8] = b"moulin/lot/chain/v1";
 const GUEST_DOMAIN: &[u8] = b"moulin/lot/guest/v1";
 const DRAW_DOMAIN: &[u8] = b"moulin/lot/draw/v1";
 
-fn step(value: &[u8; 32]) -> [u8; 32] {
+/// SHA-256 of a domain and parts, one after the other.
+fn hash(domain: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     let mut h = Sha256::new();
-    h.update(CHAIN_DOMAIN);
-    h.update(value);
+    h.update(domain);
+    for part in parts {
+        h.update(part);
+    }
     h.finalize().into()
+}
+
+fn step(value: &[u8; 32]) -> [u8; 32] {
+    hash(CHAIN_DOMAIN, &[value])
 }
 
 /// The chain's secret start, from the host's key seed (never sent), the room and the first game
 /// it draws for.
 fn secret(seed: &[u8; 32], room: &[u8; 16], from: u32) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(SECRET_DOMAIN);
-    h.update(seed);
-    h.update(room);
-    h.update(from.to_le_bytes());
-    h.finalize().into()
+    hash(SECRET_DOMAIN, &[seed, room, &from.to_le_bytes()])
 }
 
 /// `H` applied `times` times.
@@ -81,21 +83,12 @@ pub fn reaches(value: &[u8; 32], times: u32, anchor: &[u8; 32]) -> bool {
 
 /// The guest's value for a game, from its key seed: any value serves, it cannot aim.
 pub fn guest_value(seed: &[u8; 32], room: &[u8; 16], game: u32) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(GUEST_DOMAIN);
-    h.update(seed);
-    h.update(room);
-    h.update(game.to_le_bytes());
-    h.finalize().into()
+    hash(GUEST_DOMAIN, &[seed, room, &game.to_le_bytes()])
 }
 
 /// The draw: the host plays Blue (and moves first) when this is true.
 pub fn host_blue(host: &[u8; 32], guest: &[u8; 32]) -> bool {
-    let mut h = Sha256::new();
-    h.update(DRAW_DOMAIN);
-    h.update(host);
-    h.update(guest);
-    h.finalize()[0] & 1 == 0
+    hash(DRAW_DOMAIN, &[host, guest])[0] & 1 == 0
 }
 
 #[cfg(test)]

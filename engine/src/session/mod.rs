@@ -359,13 +359,16 @@ impl Session {
         let Presence::Away { since } = self.presence else {
             return None;
         };
+        Some((since + self.config.reservation_ms).max(self.claim_floor()))
+    }
+
+    /// The earliest time a claim of ours would stand in the room (our clock is the one it
+    /// counts with): [`room::CLAIM_MS`] after we last knew the other seat to be there.
+    fn claim_floor(&self) -> u64 {
         let (me, other) = (self.seat, self.seat.other());
-        // Never before the room lets a claim stand (our clock is the one it counts with).
-        let floor = self
-            .chains
+        self.chains
             .absent_since(me, self.chains.len(me), self.chains.len(other))
-            .map_or(0, |t| t + room::CLAIM_MS);
-        Some((since + self.config.reservation_ms).max(floor))
+            .map_or(0, |t| t + room::CLAIM_MS)
     }
 
     /// As the guest, when the host owes the reveal of the current game's draw: from then on
@@ -374,12 +377,7 @@ impl Session {
     pub fn reveal_due(&self) -> Option<u64> {
         let draw = self.room().draw.filter(|d| d.host.is_none())?;
         let (_, guessed) = draw.guess.filter(|_| self.seat == Seat::Guest)?;
-        let (me, other) = (self.seat, self.seat.other());
-        let floor = self
-            .chains
-            .absent_since(me, self.chains.len(me), self.chains.len(other))
-            .map_or(0, |t| t + room::CLAIM_MS);
-        Some((guessed + self.config.reservation_ms).max(floor))
+        Some((guessed + self.config.reservation_ms).max(self.claim_floor()))
     }
 
     /// True when we may claim the current game now: the other seat stayed away past its

@@ -774,9 +774,29 @@ fn deliver(to: &mut Session, from: &Session, now: u64) -> Vec<Effect> {
 #[test]
 fn a_code_and_its_hosts_link_name_one_room() {
     let host = Invite::with_code(GameKind::Morris, 42, "k7m2-q9xd-4hpa", HOST_SEED).unwrap();
-    // SHA-256("moulin code room v1\0" ‖ code) and ("moulin code secret v1\0" ‖ code), cut to
-    // 16 bytes, computed independently.
-    assert_eq!(host.room_name(), "4d5b240106c3ba11830b3b53ef6e609a");
+    // SHA-256("moulin code room v2\0" ‖ "morris\0" ‖ code) and ("moulin code secret v1\0" ‖
+    // code), cut to 16 bytes, computed independently.
+    assert_eq!(host.room_name(), "7caffa89cf0917debff3314eb1c4337c");
+    // The same code in the other game's lobby names another room (nobody is in it).
+    let other = Invite::from_code(GameKind::Meta, CODE).unwrap();
+    assert_eq!(other.room_name(), "2fe74376b42495c19e8ed94e583b6d73");
+    assert_eq!(other.secret, host.secret);
+    // A host seat saved before codes knew their game (its room from « moulin code room v1\0 »)
+    // still restores.
+    let mut old = host.clone();
+    old.room = RoomId(wire::unhex_array("4d5b240106c3ba11830b3b53ef6e609a").unwrap());
+    let saved = Session::host(old.clone(), HOST_SEED, Config::default(), 0)
+        .unwrap()
+        .save();
+    assert!(Session::restore(saved).is_ok());
+    old.room = RoomId([9; 16]);
+    let saved = Session::host(old, HOST_SEED, Config::default(), 0)
+        .unwrap()
+        .save();
+    assert_eq!(
+        Session::restore(saved).err(),
+        Some(RestoreError::KeysMismatch)
+    );
     assert_eq!(wire::hex(&host.secret), "76efba659f0d4e2938318730955c3321");
     assert_eq!(host.code(), Some(CODE));
     assert_eq!(

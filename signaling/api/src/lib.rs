@@ -225,6 +225,22 @@ impl Refusal {
     }
 }
 
+/// The body of the relay's answer to a plain `GET /ws/<room>` it would let join: how many
+/// players are in the room now.
+pub fn peers_body(peers: usize) -> String {
+    format!("{{\"peers\":{peers}}}")
+}
+
+/// The number of players the relay counts in a room, from its answer to a plain `GET
+/// /ws/<room>`: `200 {"peers":N}` (`None` for any other answer; a refusal says why instead).
+pub fn peers_from_answer(status: u16, body: &str) -> Option<u32> {
+    if status != 200 {
+        return None;
+    }
+    let rest = body.trim().strip_prefix("{\"peers\":")?;
+    rest.strip_suffix('}')?.trim().parse().ok()
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.status(), self.code())
@@ -247,6 +263,22 @@ mod tests {
             Some(Refusal::RelayFull)
         );
         assert_eq!(Refusal::from_answer(500, ""), None);
+    }
+
+    #[test]
+    fn the_count_of_players_reads_from_a_joinable_answer_only() {
+        assert_eq!(peers_from_answer(200, &peers_body(0)), Some(0));
+        assert_eq!(peers_from_answer(200, &peers_body(2)), Some(2));
+        assert_eq!(peers_from_answer(200, "{\"peers\":1}\n"), Some(1));
+        for (status, body) in [
+            (409, "{\"peers\":1}"),
+            (200, "{\"peers\":-1}"),
+            (200, "{\"peers\":\"1\"}"),
+            (200, "{\"error\":\"room_full\"}"),
+            (200, ""),
+        ] {
+            assert_eq!(peers_from_answer(status, body), None, "{status} {body}");
+        }
     }
 
     #[test]

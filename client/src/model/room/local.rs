@@ -23,6 +23,15 @@ pub enum Dialog {
     Leave,
 }
 
+/// What the invitation's copy buttons copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copyable {
+    /// The invitation link.
+    Link,
+    /// The room's short code.
+    Code,
+}
+
 /// What the local player did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -62,8 +71,8 @@ pub enum Event {
     Claim,
     /// The host's turn-limit setting before the first move.
     Limit(String),
-    /// « Copier le lien »: whether the browser copied it.
-    Copied(bool),
+    /// « Copier le lien » or « Copier le code »: whether the browser copied it.
+    Copied(Copyable, bool),
     /// « Exporter la partie »: opens or closes the export panel.
     ToggleExport,
     /// « Accepter » or « Refuser » a new device asking for the other seat.
@@ -158,7 +167,7 @@ impl Local {
             Event::Knock => Outcome::Command(Command::Knock),
             Event::Limit(t) => self.limit(t),
             // Handled by the room model.
-            Event::Copied(_) | Event::ToggleExport | Event::Retry => Outcome::Done,
+            Event::Copied(..) | Event::ToggleExport | Event::Retry => Outcome::Done,
         }
     }
 

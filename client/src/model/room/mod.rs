@@ -27,7 +27,7 @@ mod local;
 pub mod text;
 pub mod view;
 
-pub use local::{Dialog, Event, Local};
+pub use local::{Copyable, Dialog, Event, Local};
 pub use view::View;
 
 use super::speech::Speech;
@@ -82,8 +82,8 @@ pub struct RoomModel<P> {
     notice: Option<Text>,
     /// The export panel, when open (refreshed whenever the transcript changes).
     export: Option<Export>,
-    /// The invitation link was copied (or the copy failed).
-    copied: Option<bool>,
+    /// The last copy of the invitation's link or code, and whether the browser made it.
+    copied: Option<(Copyable, bool)>,
     /// The time of the last input (ms since the epoch): the exported record's date.
     now: u64,
     /// Moves, proposals and presence in words, for the live region.
@@ -189,8 +189,8 @@ impl<P: Copy + Eq> RoomModel<P> {
             _ => self.notice = None,
         }
         match event {
-            Event::Copied(ok) => {
-                self.copied = Some(ok);
+            Event::Copied(what, ok) => {
+                self.copied = Some((what, ok));
                 return Vec::new();
             }
             Event::ToggleExport => {

@@ -235,7 +235,7 @@ fn refusals_are_explained_and_proposals_round_trip() {
     let theirs = p.view(1).their_proposal.expect("the guest is asked");
     assert_eq!(
         theirs.title,
-        "Votre adversaire demande à annuler le dernier tour."
+        "Votre adversaire demande à annuler le dernier tour, e5."
     );
     assert_eq!(theirs.countdown, "Réponse attendue dans 1:00.");
     assert_eq!(p.view(1).title, Some("Demande de votre adversaire"));
@@ -386,8 +386,15 @@ fn the_host_waits_with_its_invitation_and_the_page_wakes_for_countdowns() {
         Some(30 + client_net::DIRECT_MS),
         "nothing moves until the guest comes, but the relay is asked whether it is there"
     );
-    room.update(Input::Ui(Event::Copied(true)), 40);
-    assert_eq!(room.view(40).invite.unwrap().copied, Some(true));
+    room.update(Input::Ui(Event::Copied(Copyable::Link, true)), 40);
+    assert_eq!(
+        room.view(40).invite.unwrap().copied,
+        Some((Copyable::Link, true))
+    );
+    room.update(Input::Ui(Event::Copied(Copyable::Code, false)), 41);
+    let invite = room.view(41).invite.unwrap();
+    assert_eq!(invite.copied, Some((Copyable::Code, false)));
+    assert_eq!(invite.kind, GameKind::Meta);
     // The relay goes: the retry counts down, second by second.
     assert_eq!(
         room.update(Input::Net(Net::Closed), 1_500),
@@ -952,4 +959,33 @@ fn the_host_proposes_new_rules_and_colours_by_lot_with_a_new_game() {
         let v = p.view(side);
         assert_eq!((v.rules, v.lot), (Some(Rules::TWELVE), true));
     }
+}
+
+#[test]
+fn a_guest_in_a_room_nobody_is_in_is_told_at_once_and_a_leaver_is_said_by_the_board() {
+    let invite = Invite::new(GameKind::Morris, 100, [1; 16], [2; 32], [3; 16]);
+    let guest = Session::guest(invite, [4; 32], Config::default(), 0);
+    let mut room = RoomModel::<u8>::new(guest);
+    assert_eq!(room.update(Input::Net(Net::Wake), 0), [Effect::AskWhy]);
+    room.update(Input::Net(Net::RoomPeers(0)), 5);
+    room.update(Input::Net(Net::Why(Ok(None))), 5);
+    room.update(Input::Net(Net::Joined), 10);
+    let v = room.view(20);
+    assert_eq!(v.status, t::nobody_here());
+    let later = room.view(40_000);
+    assert!(!later.expired, "one message, not two");
+    assert_eq!(
+        later.status,
+        t::expired(),
+        "after 30 s, the line says the room may have expired"
+    );
+
+    // After a finished game, the other player leaves: the status line says it too.
+    let mut p = Pair::new(GameKind::Meta);
+    p.ui(1, Event::AskResign);
+    p.ui(1, Event::Confirm);
+    p.ui(1, Event::AskLeave);
+    p.ui(1, Event::Confirm);
+    let status = p.view(0).status;
+    assert!(status.ends_with(t::other_left()), "{status}");
 }

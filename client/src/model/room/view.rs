@@ -1,7 +1,7 @@
 //! What the room page shows, as plain data: the components render a [`View`] and know nothing
 //! of the session, the protocol or the connection.
 
-use super::{text, Dialog, RoomModel};
+use super::{text, Copyable, Dialog, RoomModel};
 use crate::i18n::{t, Text};
 use crate::model::history::HistoryView;
 use crate::model::text as game_text;
@@ -149,10 +149,12 @@ pub struct ExportView {
 /// The invitation panel (the host, until the guest comes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InviteView {
+    /// Which game (what the share sheet's text names).
+    pub kind: GameKind,
     /// The short code, in groups of four.
     pub code: Option<String>,
-    /// The link was copied (or the copy failed).
-    pub copied: Option<bool>,
+    /// The last copy of the link or the code, and whether the browser made it.
+    pub copied: Option<(Copyable, bool)>,
 }
 
 /// Everything the room page shows.
@@ -290,6 +292,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 .map(Text::get)
                 .or_else(|| self.unkept.then(|| t::seat_not_kept_room().to_string())),
             invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| InviteView {
+                kind,
                 code: s.invite().code().map(engine::session::Invite::format_code),
                 copied: self.copied,
             }),
@@ -324,6 +327,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             },
             expired: !blocked
                 && no_webrtc.is_none()
+                && !self.driver.room_empty()
                 && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some() && seated,
             export: self.export_view(),
@@ -351,6 +355,8 @@ impl<P: Copy + Eq> RoomModel<P> {
         Some(
             match (s.room().hello[Seat::Host.index()], s.invite().preview) {
                 (false, Some(p)) => p.rules,
+                // A code says nothing of the rules: they are known once the host is met.
+                (false, None) if s.invite().code().is_some() => return None,
                 _ => s.room().morris_rules,
             },
         )
@@ -370,7 +376,29 @@ impl<P: Copy + Eq> RoomModel<P> {
             _ if s.room().in_progress() && s.reveal_due().is_some_and(|t| now >= t) => {
                 t::drawing_overdue().to_string()
             }
-            _ => text::status(s),
+            // A guest that never met the host, in a room the relay found empty.
+            // After 30 s, the room may have expired: said in the same line, not a second one.
+            _ if self.driver.room_empty() && s.game().is_none() && s.seat() == Seat::Guest => {
+                if self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS) {
+                    t::expired().to_string()
+                } else {
+                    t::nobody_here().to_string()
+                }
+            }
+            _ => {
+                // The other player left after the game ended (its leaving mid-game is the
+                // result itself): said by the board, not only in the room panel.
+                let other = s.seat().other();
+                let room = s.room();
+                let left_after = room.left[other.index()]
+                    && room.ending != Some(engine::session::Ending::Left(other));
+                match text::status(s) {
+                    status if left_after && !self.driver.left() => {
+                        format!("{status} {}", t::other_left())
+                    }
+                    status => status,
+                }
+            }
         }
     }
 
@@ -424,12 +452,27 @@ impl<P: Copy + Eq> RoomModel<P> {
         })
     }
 
+    /// The turn an undo would take back, in the game's notation: the turn in progress (a Morris
+    /// capture pending: « g7x… »), else the last completed one.
+    fn undone_turn(&self) -> Option<String> {
+        let t = self.session().room().table()?;
+        match t.game() {
+            AnyGame::Morris(m) if m.phase() == engine::morris::Phase::Capture => {
+                m.last_turn().map(|turn| format!("{turn}x…"))
+            }
+            _ => t.turns().last().map(|turn| turn.to_string()),
+        }
+    }
+
     /// The other side's open proposal, with our time left to answer once it runs.
     fn their_proposal(&self, now: u64) -> Option<TheirProposal> {
         let [_, theirs] = self.session().proposals();
         theirs.map(|(open, deadline)| TheirProposal {
             key: open.seq,
-            title: text::their_proposal(open.proposal),
+            title: match (open.proposal, self.undone_turn()) {
+                (Proposal::Undo, Some(turn)) => t::they_ask_undo_turn(&turn),
+                (p, _) => text::their_proposal(p),
+            },
             countdown: if deadline >= u64::MAX / 2 {
                 String::new()
             } else {

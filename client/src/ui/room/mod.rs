@@ -305,6 +305,11 @@ fn board_column(v: &View, h: &Handlers, board: NodeRef) -> Html {
             { players.unwrap_or_default() }
             <Status result={v.result} text={v.status.clone()}
                 notice={v.notice.clone().map(AttrValue::from)} />
+            // The game is over: the next one is asked for from the result itself.
+            if v.result.is_some() && v.buttons.is_some() && v.my_proposal.is_none() {
+                <p class="rematch"><button type="button" class="button" data-rematch=""
+                    onclick={act.reform(|_: MouseEvent| Event::AskNewGame)}>{ words(t::rematch()) }</button></p>
+            }
             if let Some(text) = v.my_proposal.clone() {
                 <ProposalBanner {text} act={act.clone()} />
             }

@@ -7,10 +7,11 @@ use super::super::common::{
 };
 use super::super::{use_lang, words, Route};
 use crate::i18n::t;
+use crate::model::qr::Qr;
 use crate::model::room::view::{
     DialogView, ExportView, InviteView, KnockView, StandingView, TheirProposal, View,
 };
-use crate::model::room::Event;
+use crate::model::room::{Copyable, Event};
 use engine::GameKind;
 use yew::prelude::*;
 
@@ -25,38 +26,99 @@ pub struct InviteProps {
     pub act: Callback<Event>,
 }
 
-/// The link and the code to send, until the guest comes.
+/// Modules of quiet zone around the QR code, as the standard asks.
+const QR_QUIET: usize = 4;
+
+/// The link and the code to send, until the guest comes: copy buttons, the share sheet where
+/// the browser has one, and the link as a QR code for a phone beside this screen.
 #[component]
 pub fn InvitePanel(props: &InviteProps) -> Html {
     use_lang();
     let href = browser::location_href();
-    let on_copy = {
-        let (href, act) = (href.clone(), props.act.clone());
-        Callback::from(move |_: MouseEvent| act.emit(Event::Copied(browser::copy_text(&href))))
+    let can_share = *use_memo((), |_| browser::can_share());
+    // A few milliseconds (eight masks tried): once per link.
+    let qr = use_memo(href.clone(), |href| {
+        Qr::encode(href.as_bytes())
+            .ok()
+            .map(|qr| (qr.size(), AttrValue::from(qr.svg_path(QR_QUIET))))
+    });
+    let invite = &props.invite;
+    let copy = |what: Copyable, text: String| {
+        let act = props.act.clone();
+        Callback::from(move |_: MouseEvent| {
+            let act = act.clone();
+            browser::copy_text(&text, move |ok| act.emit(Event::Copied(what, ok)));
+        })
     };
-    let copy_label = match props.invite.copied {
-        Some(true) => t::link_copied(),
-        _ => t::copy_link(),
+    let copied = |what: Copyable| invite.copied.filter(|c| c.0 == what).map(|c| c.1);
+    let on_share = {
+        let (href, kind) = (href.clone(), invite.kind);
+        Callback::from(move |_: MouseEvent| {
+            let text = match kind {
+                GameKind::Morris => t::share_morris(),
+                GameKind::Meta => t::share_meta(),
+            };
+            browser::share(text, &href);
+        })
     };
     html! {
         <section class="panel invite" aria-labelledby="invite-title">
             <h2 id="invite-title">{ words(t::invite_title()) }</h2>
-            <label class="invite-link">
-                { words(t::invite_link()) }
-                <input type="text" readonly=true value={href.clone()} data-invite-link={href} />
-            </label>
-            <div class="actions">
-                <button type="button" class="button" onclick={on_copy}>{ words(copy_label) }</button>
+            <div class="invite-body">
+                <div class="invite-words">
+                    <label class="invite-link">
+                        { words(t::invite_link()) }
+                        <input type="text" readonly=true value={href.clone()} data-invite-link={href.clone()} />
+                    </label>
+                    <div class="actions">
+                        <button type="button" class="button" data-copy="link"
+                            onclick={copy(Copyable::Link, href.clone())}>
+                            { words(if copied(Copyable::Link) == Some(true) { t::link_copied() } else { t::copy_link() }) }
+                        </button>
+                        if can_share {
+                            <button type="button" class="button secondary" data-share="" onclick={on_share}>
+                                { words(t::share()) }
+                            </button>
+                        }
+                    </div>
+                    if copied(Copyable::Link) == Some(false) {
+                        <p class="notice">{ words(t::copy_failed()) }</p>
+                    }
+                    if let Some(code) = invite.code.clone() {
+                        <p class="invite-code">{ words(t::or_code()) }{ " " }
+                            <strong class="code" data-code={code.clone()}>{ code.clone() }</strong>
+                            <button type="button" class="button secondary" data-copy="code"
+                                onclick={copy(Copyable::Code, code)}>
+                                { words(if copied(Copyable::Code) == Some(true) { t::code_copied() } else { t::copy_code() }) }
+                            </button>
+                        </p>
+                        if copied(Copyable::Code) == Some(false) {
+                            <p class="notice">{ words(t::copy_code_failed()) }</p>
+                        }
+                    }
+                    <p class="hint">{ words(t::link_secret()) }</p>
+                </div>
+                if let Some((size, path)) = (*qr).clone() {
+                    <figure class="qr-figure">
+                        { qr_svg(size, path, &href) }
+                        <figcaption class="hint">{ words(t::qr_hint()) }</figcaption>
+                    </figure>
+                }
             </div>
-            if props.invite.copied == Some(false) {
-                <p class="notice">{ words(t::copy_failed()) }</p>
-            }
-            if let Some(code) = props.invite.code.clone() {
-                <p>{ words(t::or_code()) }{ " " }
-                    <strong class="code" data-code={code.clone()}>{ code }</strong></p>
-            }
-            <p class="hint">{ words(t::link_secret()) }</p>
         </section>
+    }
+}
+
+/// A QR code of `text`: its dark modules as one path on a light square, light and dark in
+/// either theme (a reader wants dark on light), `data-qr` its modules a side.
+fn qr_svg(size: usize, path: AttrValue, text: &str) -> Html {
+    let side = (size + 2 * QR_QUIET).to_string();
+    html! {
+        <svg class="qr" viewBox={format!("0 0 {side} {side}")} role="img" aria-label={t::qr_label()}
+            data-qr={size.to_string()} data-qr-text={text.to_string()} shape-rendering="crispEdges">
+            <rect class="qr-light" width={side.clone()} height={side} />
+            <path class="qr-dark" d={path} />
+        </svg>
     }
 }
 

@@ -232,7 +232,10 @@ impl Runner {
                     let room = self.model.borrow().session().invite().room_name();
                     let outbox = self.outbox.clone();
                     spawn_local(async move {
-                        let answer = web::probe_room(&room).await;
+                        let (answer, peers) = web::probe_room(&room).await;
+                        if let Some(n) = peers {
+                            let _ = outbox.unbounded_send(Input::Net(Net::RoomPeers(n)));
+                        }
                         let _ = outbox.unbounded_send(Input::Net(Net::Why(answer)));
                     });
                 }

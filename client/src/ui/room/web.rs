@@ -159,9 +159,15 @@ pub async fn ice_servers() -> Option<Vec<IceServer>> {
 }
 
 /// What the relay says of a room now (a browser cannot read the status of a refused websocket
-/// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer.
-pub async fn probe_room(room: &str) -> Result<Option<Refusal>, ()> {
-    let resp = fetch(&format!("/ws/{room}")).await.ok_or(())?;
-    let status = resp.status();
-    Ok(Refusal::from_answer(status, &text(&resp).await))
+/// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer;
+/// and how many players are in it, when it lets us join.
+pub async fn probe_room(room: &str) -> (Result<Option<Refusal>, ()>, Option<u32>) {
+    let Some(resp) = fetch(&format!("/ws/{room}")).await else {
+        return (Err(()), None);
+    };
+    let (status, body) = (resp.status(), text(&resp).await);
+    (
+        Ok(Refusal::from_answer(status, &body)),
+        client_net::peers_from_answer(status, &body),
+    )
 }
