@@ -3,7 +3,7 @@
 //! computer), laid out by [`game_page`].
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
-use super::boards::MetaBoard;
+use super::boards::{use_coords, MetaBoard};
 use super::page::{game_page, review_link, Hooks, Parts};
 use super::words;
 use super::{browser, use_lang, GamePageProps};
@@ -52,6 +52,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
             "meta-morpion-hot-seat-v1"
         },
     );
+    let coords = use_coords();
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -83,7 +84,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.as_ref().map(Text::get),
         board: html! {
-            <MetaBoard game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
+            <MetaBoard coords={coords.0} game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
                 hint={c.hint.filter(|_| live)} busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
         can_undo: m.can_undo(),
@@ -111,6 +112,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         on_side: dispatch.reform(Event::Side),
         on_start: to_dispatch(Event::Start),
         resumed: m.resumed,
+        coords,
         settings: Html::default(),
         locked: false,
         dialog: m.dialog.clone(),

@@ -3,7 +3,7 @@
 //! computer), laid out by [`game_page`].
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
-use super::boards::MorrisBoard;
+use super::boards::{use_coords, MorrisBoard};
 use super::common::{rules_in_words, LimitField, RulesField};
 use super::page::{game_page, review_link, Hooks, Parts};
 use super::{browser, use_lang, GamePageProps};
@@ -52,6 +52,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
             "moulin-hot-seat-v1"
         },
     );
+    let coords = use_coords();
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -84,7 +85,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.as_ref().map(Text::get),
         board: html! {
-            <MorrisBoard game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
+            <MorrisBoard coords={coords.0} game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
                 on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint.filter(|_| live)}
                 busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
@@ -106,6 +107,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_side: dispatch.reform(Event::Side),
         on_start: to_dispatch(Event::Start),
         resumed: m.resumed,
+        coords,
         settings: html! {
             <>
                 <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />

@@ -83,6 +83,8 @@ pub struct Parts {
     pub locked: bool,
     /// The game was taken back from the browser's storage: says so until the player acts.
     pub resumed: bool,
+    /// The coordinates shown on the board, and the switch that changes it.
+    pub coords: (bool, Callback<bool>),
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
     /// The turn-limit field in the dialog (Morris).
@@ -179,6 +181,12 @@ pub fn game_page(p: Parts) -> Html {
                         <p class="review"><a href={href} data-review="">{ words(t::review()) }</a></p>
                     }
                     <p class="progress">{ p.progress }</p>
+                    <label class="switch coords-switch">
+                        <input type="checkbox" checked={p.coords.0} onchange={p.coords.1.reform(|e: Event| {
+                            e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
+                        })} />
+                        { words(t::show_coords()) }
+                    </label>
                 </div>
                 <aside class="rules" aria-labelledby="rules-title">
                     { history_panel(p.history, &p.on_nav) }
