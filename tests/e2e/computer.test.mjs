@@ -408,7 +408,7 @@ test('new game keeps the settings; the dialog can change them', async () => {
   await settled(page);
   st = await playerToMove(page, 1);
   assert.deepEqual([st.turns, st.human], [1, 1]);
-  assert.match(await page.locator('.progress').textContent(), /Tour 1 sur 40/);
+  assert.match(await page.locator('.progress').textContent(), /Tours joués : 1 sur 40/);
   assert.match(await page.locator('[data-player="0"]').textContent(), /Bleu · ordinateur \(Moyen\)/);
   // Changed in the dialog: Blue against « Débutant ».
   await page.getByRole('button', { name: 'Nouvelle partie' }).click();

@@ -64,12 +64,14 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
     } = &handles;
     let g = m.game();
     let c = &m.computer;
-    let playing = g.outcome().is_none();
+    // While a past position is shown, the cards describe it, as the board does.
+    let shown = m.shown();
+    let playing = shown.outcome().is_none();
     let card = |p: Player| {
         (
             m.player_title(p),
-            text::boards_won(g.boards_won(p)),
-            playing && g.to_move() == p,
+            text::boards_won(shown.boards_won(p)),
+            playing && shown.to_move() == p,
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());

@@ -64,12 +64,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
     } = &handles;
     let g = m.game();
     let c = &m.computer;
-    let playing = g.outcome().is_none();
+    // While a past position is shown, the cards describe it, as the board does.
+    let shown = m.shown();
+    let playing = shown.outcome().is_none();
     let card = |p: Player| {
         (
             m.player_title(p),
-            text::morris_player(g, p),
-            playing && g.to_move() == p,
+            text::morris_player(shown, p),
+            playing && shown.to_move() == p,
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
