@@ -23,6 +23,9 @@ const WORDS = {
     thinking: 'L\'ordinateur réfléchit…', refused: 'Un réglage est refusé : corrigez-le avant de jouer.',
     setup: 'Choisissez le niveau de l\'ordinateur et votre camp, puis « Commencer ».',
     waits: 'Le plateau attend « Commencer ».',
+    coords: 'Coordonnées sur le plateau', readOnly: 'Vous regardez une position passée : « Retour à la partie » pour jouer.',
+    back: 'Retour à la partie', after2: 'Position après le tour 2 (Rouge : b6) : lecture seule.',
+    played: 'Tours joués : 4 sur 100', blueAt2: 'Phase de pose (8 jetons restants)',
   },
   en: {
     resumed: 'Game resumed where you left it.', start: 'Start', newGame: 'New game', undo: 'Undo', red: 'Red',
@@ -30,6 +33,9 @@ const WORDS = {
     refused: 'A setting was refused: correct it before playing.',
     setup: 'Choose the computer\'s level and your side, then “Start”.',
     waits: 'The board waits for “Start”.',
+    coords: 'Coordinates on the board', readOnly: 'You are looking at a past position: “Back to the game” to play.',
+    back: 'Back to the game', after2: 'Position after turn 2 (Red: b6): read-only.',
+    played: 'Turns played: 4 of 100', blueAt2: 'Placing (8 pieces left)',
   },
 };
 
@@ -331,5 +337,85 @@ test('a refused turn limit stays an error and blocks play; the game never runs u
     await c.page.locator('[data-setup]').waitFor({ state: 'detached' });
     assert.match(await c.page.locator('.progress').textContent(), /50/);
     await c.context.close();
+  }
+});
+
+/** The coordinates drawn on the board: each label's text and centre, and the centres of the
+ * points or cells named by `names`. */
+const coordinates = (page, hook, indices) => page.evaluate(([hook, indices]) => {
+  const centre = (e) => { const r = e.getBoundingClientRect(); return { x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 }; };
+  const labels = [...document.querySelectorAll('main svg.board [data-coords] text')].map((t) => ({ text: t.textContent, ...centre(t) }));
+  const at = Object.fromEntries(Object.entries(indices).map(([name, i]) => [name, centre(document.querySelector(`[${hook}="${i}"] .hit`))]));
+  return { labels, at };
+}, [hook, indices]);
+
+test('coordinates a–g/1–7 and a–i/1–9 along the boards, beside the right rows and columns; the setting hides them, and is kept', async () => {
+  for (const [lang, viewport] of [['fr', DESKTOPS[0]], ['en', PHONE]]) {
+    for (const [pathname, hook, files, ranks, corner, index] of [
+      ['/moulin', 'data-point', 'abcdefg', '1234567', ['a1', 'g7'], (n) => morrisClicks(n)[0]],
+      ['/meta-morpion', 'data-cell', 'abcdefghi', '123456789', ['a1', 'i9'], cell],
+    ]) {
+      const where = `${pathname} ${lang}`;
+      const { page, context, errors, w } = await open(pathname, { viewport, lang });
+      const { labels, at } = await coordinates(page, hook, Object.fromEntries(corner.map((n) => [n, index(n)])));
+      const letters = labels.filter((l) => /[a-i]/.test(l.text));
+      const numbers = labels.filter((l) => /[0-9]/.test(l.text));
+      assert.deepEqual(letters.map((l) => l.text).sort().join(''), files, where);
+      assert.deepEqual(numbers.map((l) => l.text).sort().join(''), ranks, where);
+      // « a » under a1, « 1 » left of it; the last letter under the last file, the highest
+      // number left of the top row.
+      const [low, high] = corner.map((n) => at[n]);
+      const label = (t) => labels.find((l) => l.text === t);
+      const near = (a, b) => Math.abs(a - b) <= 2;
+      assert.ok(near(label('a').x, low.x) && label('a').y > low.y, `${where}: « a » under a1`);
+      assert.ok(near(label('1').y, low.y) && label('1').x < low.x, `${where}: « 1 » left of a1`);
+      assert.ok(near(label(files.at(-1)).x, high.x), `${where}: the last file`);
+      assert.ok(near(label(ranks.at(-1)).y, high.y) && label(ranks.at(-1)).x < high.x, `${where}: the top rank`);
+      // Hidden by the setting, for every page of the site, and still hidden after a reload.
+      const setting = page.getByLabel(w.coords);
+      assert.ok(await setting.isChecked());
+      await setting.uncheck();
+      assert.equal(await page.locator('main svg.board [data-coords]').count(), 0, where);
+      await page.reload();
+      await page.locator('main svg.board').waitFor();
+      assert.equal(await page.locator('main svg.board [data-coords]').count(), 0, `${where}, reloaded`);
+      assert.equal(await page.getByLabel(w.coords).isChecked(), false);
+      await page.getByLabel(w.coords).check();
+      assert.equal(await page.locator('main svg.board [data-coords] text').count(), 2 * files.length, where);
+      await page.evaluate(() => scrollTo(0, 0));
+      if (lang === 'fr' && pathname === '/moulin') await screenshot(page, 'morris-coordinates-desktop');
+      if (lang === 'en' && pathname === '/meta-morpion') await screenshot(page, 'meta-coordinates-phone');
+      assert.deepEqual(errors, [], where);
+      await context.close();
+    }
+  }
+});
+
+test('the history agrees with itself: one numbering, the cards of the position shown, no stale error, no jump', async () => {
+  for (const [lang, viewport] of [['fr', DESKTOPS[1]], ['en', PHONE]]) {
+    const { page, context, errors, w } = await open('/moulin', { viewport, lang });
+    await playMorris(page, 'a7 b6 d7 d6');
+    // Each turn numbered as the turn counter and the banner number it.
+    assert.deepEqual(await page.locator('.history .turns .num').allTextContents(), ['1.', '2.', '3.', '4.']);
+    assert.deepEqual(await page.locator('[data-ply]:not([data-ply="0"])').allTextContents(), ['a7', 'b6', 'd7', 'd6']);
+    assert.equal((await page.locator('.progress').textContent()).trim(), w.played);
+    // Where the board is in the page (clicking the list may scroll the page to it).
+    const top = () => page.evaluate(() => document.querySelector('main svg.board').getBoundingClientRect().top + scrollY);
+    const live = await top();
+    await page.locator('[data-ply="2"]').click();
+    await page.locator('[data-browsing="2"]').waitFor();
+    assert.match(await page.locator('[data-browsing]').textContent(), new RegExp(w.after2.replace(/[()]/g, '\\$&')));
+    // The cards describe the position shown: Blue had placed one piece, Blue to move.
+    assert.match(await page.locator('[data-player="0"]').textContent(), new RegExp(w.blueAt2.replace(/[()]/g, '\\$&')));
+    assert.equal(await top(), live, 'the board does not jump');
+    // A click on the past position is refused; going back to the game drops the refusal.
+    await page.locator('[data-point="0"]').click();
+    assert.equal(await page.locator('.status-area .notice').textContent(), w.readOnly);
+    await page.getByRole('button', { name: w.back }).click();
+    await page.locator('[data-browsing]').waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.status-area .notice').count(), 0, 'no stale error');
+    assert.equal(await top(), live, 'the board does not jump back');
+    assert.deepEqual(errors, []);
+    await context.close();
   }
 });
