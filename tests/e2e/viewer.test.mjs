@@ -127,6 +127,8 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   assert.equal(engineReplay('morris', MORRIS_GAME).board, await boardString(page, 'data-point', 24, 'BR'));
   // The list scrolls from its end, live play's; Home brings « Début » into its view, and the
   // page does not move. End brings the last turn back.
+  // Beside the board the list is as tall as the screen allows: on a short screen it scrolls.
+  await page.setViewportSize({ width: 1280, height: 620 });
   await page.evaluate(() => { document.querySelector('.turns-scroll').scrollTop = 0; });
   const atEnd = await inListView(page, 0);
   assert.deepEqual([atEnd.overflows, atEnd.visible], [true, false], 'the start is out of the list\'s view');
