@@ -158,6 +158,10 @@ test('hot-seat Méta Morpion: the next board or the free choice is read; the dia
 
 test('against the computer, both games: the computer\'s moves are read aloud too', async () => {
   const m = await open('/moulin/ordinateur');
+  // The settings first (level, side, rules, limit), then « Commencer ».
+  await scan(m.page, 'computer Morris, settings');
+  await pressButton(m.page, 'Commencer');
+  await heard(m.page, 'Nouvelle partie : Bleu commence.');
   await m.page.locator('[data-point="9"]').click(); // d6
   await heard(m.page, 'Bleu pose en d6.');
   await heard(m.page, /^Rouge pose en [a-g][1-7]\.$/);
@@ -173,6 +177,7 @@ test('against the computer, both games: the computer\'s moves are read aloud too
   await m.context.close();
 
   const t = await open('/meta-morpion/ordinateur');
+  await pressButton(t.page, 'Commencer');
   await t.page.locator('[data-cell="40"]').click();
   await heard(t.page, 'Bleu (croix) joue en e5 ; prochain coup dans la grille au centre.');
   await heard(t.page, /^Rouge \(rond\) joue en [a-i][1-9] ; prochain coup (dans la grille .+|: choix libre de la grille)\.$/);

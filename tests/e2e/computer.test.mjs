@@ -94,11 +94,13 @@ async function playToken(page, game, token) {
 
 const gamePath = (game) => (game === 'morris' ? '/moulin' : '/meta-morpion');
 
-/** Chooses the settings on the page, before the first move. */
-async function choose(page, { level, side, limit }) {
+/** Chooses the settings above the board, then « Commencer »: the game begins. */
+async function choose(page, { level, side, limit } = {}) {
   if (limit !== undefined) await page.getByLabel('Limite de tours (1 à 500)').fill(String(limit));
   if (level !== undefined) await page.getByRole('radio', { name: LEVELS[level - 1] }).check();
   if (side !== undefined) await page.getByRole('radio', { name: side }).check();
+  await page.locator('[data-setup]').getByRole('button', { name: 'Commencer' }).click();
+  await page.locator('[data-setup]').waitFor({ state: 'detached' });
   await settled(page);
 }
 
@@ -388,9 +390,9 @@ test('new game keeps the settings; the dialog can change them', async () => {
   let st = await playerToMove(page, 1);
   await playToken(page, 'morris', engineAi('morris', st.record, { maxTurns: 40 }));
   st = await playerToMove(page, 3);
-  // Settled at the first move.
-  assert.ok(await page.getByRole('radio', { name: 'Moyen' }).isDisabled());
-  assert.ok(await page.getByLabel('Limite de tours (1 à 500)').isDisabled());
+  // Settled by « Commencer »: only « Nouvelle partie » offers them again.
+  assert.equal(await page.getByRole('radio', { name: 'Moyen' }).count(), 0);
+  assert.equal(await page.getByLabel('Limite de tours (1 à 500)').count(), 0);
   await page.getByRole('button', { name: 'Nouvelle partie' }).click();
   const dialog = page.getByRole('dialog');
   assert.ok(await dialog.getByRole('radio', { name: 'Moyen' }).isChecked());
@@ -406,7 +408,7 @@ test('new game keeps the settings; the dialog can change them', async () => {
   await settled(page);
   st = await playerToMove(page, 1);
   assert.deepEqual([st.turns, st.human], [1, 1]);
-  assert.match(await page.locator('.progress').textContent(), /Tour 1 sur 40/);
+  assert.match(await page.locator('.progress').textContent(), /Tours joués : 1 sur 40/);
   assert.match(await page.locator('[data-player="0"]').textContent(), /Bleu · ordinateur \(Moyen\)/);
   // Changed in the dialog: Blue against « Débutant ».
   await page.getByRole('button', { name: 'Nouvelle partie' }).click();
@@ -415,12 +417,15 @@ test('new game keeps the settings; the dialog can change them', async () => {
   await page.getByRole('button', { name: 'Commencer' }).click();
   await page.locator('main[data-human="0"][data-turns="0"]').waitFor();
   assert.match(await page.locator('[data-player="1"]').textContent(), /Rouge · ordinateur \(Débutant\)/);
-  assert.ok(await page.getByRole('radio', { name: 'Débutant' }).isChecked());
+  await page.getByRole('button', { name: 'Nouvelle partie' }).click();
+  assert.ok(await dialog.getByRole('radio', { name: 'Débutant' }).isChecked());
+  await page.getByRole('button', { name: 'Reprendre la partie' }).click();
   await context.close();
 });
 
 test('the keyboard plays against the computer as in hot-seat', async () => {
   const { page, context } = await open('/moulin/ordinateur');
+  await choose(page);
   await tabIntoBoard(page, 'data-point');
   for (const name of ['d6', 'b4', 'f4']) {
     const st = await playerToMove(page, 0);

@@ -63,6 +63,7 @@ test('Firefox: a whole Morris game against the computer (« Débutant », its We
   await page.goto(`${relay.url}/moulin/ordinateur`);
   await fillLabelled(page, 'Limite de tours (1 à 500)', '40');
   await clickNamed(page, 'Débutant', 'label');
+  await clickNamed(page, 'Commencer');
   let record = '';
   for (let turns = 0; ;) {
     // The player's turn (Blue), or the end.

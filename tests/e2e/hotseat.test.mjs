@@ -177,7 +177,7 @@ test('Morris new game asks first; the turn limit refuses bad values and draws at
   await page.locator('[data-status="playing"]').waitFor();
   assert.equal(await page.locator('[data-piece]').count(), 0);
   assert.equal(await limit.inputValue(), '250');
-  assert.match(await page.locator('.progress').textContent(), /Tour 0 sur 250/);
+  assert.match(await page.locator('.progress').textContent(), /Tours joués : 0 sur 250/);
   // A refused action is explained.
   await morrisPoint(page, 'd6').click();
   await morrisPoint(page, 'd6').click();

@@ -136,9 +136,15 @@ test('every page and dialog in English says no French, and back in French no Eng
     const { page, context, errors } = await open(pathname);
     // The Morris rules one by one, folded by default: unfolded, so that their words are read.
     if (where.endsWith('Morris') && !where.startsWith('lobby')) {
-      await page.locator('.rules details.custom-rules summary').click();
+      await page.locator('details.custom-rules summary').click();
     }
     await assertSpeaks(page, 'en', where);
+    if (where.startsWith('computer')) {
+      // The settings come first; once begun, the game's own buttons.
+      await page.locator('[data-setup]').getByRole('button', { name: 'Start' }).click();
+      await page.locator('[data-setup]').waitFor({ state: 'detached' });
+      await assertSpeaks(page, 'en', `${where}, begun`);
+    }
     if (where.startsWith('hot-seat') || where.startsWith('computer')) {
       await page.getByRole('button', { name: 'New game' }).click();
       await page.getByRole('dialog').waitFor();
@@ -205,6 +211,7 @@ test('the Meta Morpion hot-seat end, the computer\'s settings and the viewer\'s 
   const computer = await open('/moulin/ordinateur');
   await computer.page.getByRole('radio', { name: 'Strong' }).check();
   await computer.page.getByRole('radio', { name: 'Red' }).check();
+  await computer.page.locator('[data-setup]').getByRole('button', { name: 'Start' }).click();
   await computer.page.locator('.status', { hasText: /computer/ }).waitFor({ timeout: 15000 });
   await assertSpeaks(computer.page, 'en', 'computer Morris, Red against Strong');
   await computer.context.close();

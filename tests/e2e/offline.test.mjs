@@ -128,6 +128,7 @@ test('against the computer offline: a whole game, after a visit to the home page
   await page.goto(`${relay.url}/moulin/ordinateur`);
   await page.getByLabel('Limite de tours (1 à 500)').fill('40');
   await page.getByRole('radio', { name: 'Débutant' }).check();
+  await page.getByRole('button', { name: 'Commencer' }).click();
   let record = '';
   for (let turns = 0; ;) {
     // The player's turn (Blue), or the end.

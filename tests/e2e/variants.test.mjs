@@ -206,9 +206,12 @@ test('the rules one by one: diagonals only when in play, a refused number, the n
 
 test('a whole game against the computer under « Sans vol »: its worker plays under the rules; new game keeps them', async () => {
   const { page, context, errors } = await open('/moulin/ordinateur');
-  await page.getByRole('radio', { name: 'Débutant' }).check();
-  await ruleSet(page).selectOption({ label: 'Sans vol' });
+  // The rules are chosen with the level and side, before « Commencer ».
+  const setup = page.locator('[data-setup]');
+  await setup.getByRole('radio', { name: 'Débutant' }).check();
+  await setup.getByLabel('Règles du jeu').selectOption({ label: 'Sans vol' });
   assert.equal(await rulesInForce(page), 'pieces=9,diagonals=0,flying=0,lasker=0,quiet=0');
+  await setup.getByRole('button', { name: 'Commencer' }).click();
   const state = () => page.evaluate(() => {
     const d = document.querySelector('main').dataset;
     return { thinking: d.thinking === 'true', turns: Number(d.turns), record: d.record, human: Number(d.human),

@@ -129,6 +129,8 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   assert.equal(engineReplay('morris', MORRIS_GAME).board, await boardString(page, 'data-point', 24, 'BR'));
   // The list scrolls from its end, live play's; Home brings « Début » into its view, and the
   // page does not move. End brings the last turn back.
+  // Beside the board the list is as tall as the screen allows: on a short screen it scrolls.
+  await page.setViewportSize({ width: 1280, height: 620 });
   await page.evaluate(() => { document.querySelector('.turns-scroll').scrollTop = 0; });
   const atEnd = await inListView(page, 0);
   assert.deepEqual([atEnd.overflows, atEnd.visible], [true, false], 'the start is out of the list\'s view');
@@ -199,9 +201,14 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   const pages = [h.page, g.page];
   const sel = (t) => morrisClicks(t).map((p) => `[data-point="${p}"]`);
   for (let i = 0; i < 4; i++) await playTurn(pages[i % 2], pages[1 - i % 2], sel(tokens[i]), 'data-point', 24, 'BR');
-  // The guest (Red) looks back at turn 2 while the host plays turn 5.
+  // The guest (Red) looks back at turn 2 while the host plays turn 5; the board stays where it
+  // was (the banner comes under it), and the cards describe the position shown.
+  const boardTop = () => g.page.evaluate(() => document.querySelector('main svg.board').getBoundingClientRect().top + scrollY);
+  const live = await boardTop();
   await g.page.locator('[data-ply="2"]').click();
   await g.page.locator('[data-browsing="2"]').waitFor();
+  assert.equal(await boardTop(), live, 'the board does not jump');
+  assert.match(await g.page.locator('[data-player="1"]').textContent(), /8 jetons restants/);
   await h.page.locator('main[data-my-turn="true"]').waitFor();
   for (const s of sel(tokens[4])) await clickAt(h.page, s);
   await g.page.getByText('Votre adversaire a joué pendant que vous regardiez l\'historique').waitFor();

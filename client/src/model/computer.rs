@@ -16,6 +16,9 @@
 //! // The player takes Red: the computer opens.
 //! let mut table = Table::new(Meta::new());
 //! let mut computer = Computer::<Meta>::against(Level::Easy, Side::Red, 7);
+//! // Nothing is asked before the player starts the game (« Commencer »).
+//! assert!(computer.settle(&table).is_empty());
+//! computer.begin();
 //! let asked = computer.settle(&table);
 //! let [Effect::Ask(ask)] = asked.as_slice() else { panic!("{asked:?}") };
 //! assert_eq!((ask.record.as_str(), computer.thinking()), ("", true));
@@ -226,6 +229,9 @@ pub struct Computer<G: Rules> {
     pub failed: Option<Purpose>,
     /// The figures of the computer's last turn.
     pub figures: Option<Figures>,
+    /// The player started the game against the computer (« Commencer »): until then the
+    /// settings are chosen and the computer plays nothing, even when it is its turn.
+    pub started: bool,
     /// The outstanding request.
     asked: Option<(u32, Purpose)>,
     /// The computer's turn whose capture is still to land.
@@ -244,6 +250,7 @@ impl<G: Rules> Computer<G> {
             hint: None,
             failed: None,
             figures: None,
+            started: true,
             asked: None,
             landing: None,
             tokens: 0,
@@ -251,11 +258,32 @@ impl<G: Rules> Computer<G> {
         }
     }
 
-    /// The computer as the opponent; `seed` draws the searches' seeds and « Au hasard ».
+    /// The computer as the opponent, before the game starts ([`Computer::begin`]); `seed`
+    /// draws the searches' seeds and « Au hasard ».
     pub fn against(level: Level, side: Side, seed: u64) -> Computer<G> {
         let mut c = Computer::hints_only(seed);
         c.choose(level, side);
+        c.started = false;
         c
+    }
+
+    /// The computer's settings of a game the browser kept: under way (`started`), or still
+    /// being chosen. The side played is the one kept, not drawn again.
+    pub fn resume(&mut self, opponent: Opponent, started: bool) {
+        self.opponent = Some(opponent);
+        self.started = started;
+    }
+
+    /// « Commencer »: the settings are chosen, the game begins (the page then settles, and the
+    /// computer opens when it plays Blue).
+    pub fn begin(&mut self) {
+        self.started = true;
+    }
+
+    /// True while the player chooses the settings of a game against the computer, before
+    /// « Commencer ».
+    pub fn setting_up(&self) -> bool {
+        self.opponent.is_some() && !self.started
     }
 
     fn draw(&mut self) -> u64 {
@@ -279,9 +307,10 @@ impl<G: Rules> Computer<G> {
         self.opponent.map(|o| o.human)
     }
 
-    /// True when it is the computer's turn: the board takes no input.
+    /// True when it is the computer's turn (once the game has begun): the board takes no
+    /// input.
     pub fn plays(&self, game: &G) -> bool {
-        self.human().is_some_and(|h| game.to_move() != h) && !game.is_over()
+        self.started && self.human().is_some_and(|h| game.to_move() != h) && !game.is_over()
     }
 
     /// True while the computer searches or lands its turn.
@@ -301,7 +330,11 @@ impl<G: Rules> Computer<G> {
 
     /// True when « Suggérer un coup » can ask now.
     pub fn can_hint(&self, game: &G) -> bool {
-        self.asked.is_none() && self.hint.is_none() && !game.is_over() && !self.plays(game)
+        self.asked.is_none()
+            && self.hint.is_none()
+            && self.started
+            && !game.is_over()
+            && !self.plays(game)
     }
 
     /// After the position changed: forgets the outstanding request, the hint and a failure,
@@ -314,7 +347,7 @@ impl<G: Rules> Computer<G> {
         self.landing = None;
         self.hint = None;
         self.failed = None;
-        if self.plays(table.game()) {
+        if self.started && self.plays(table.game()) {
             effects.push(self.ask(table, Purpose::Move));
         }
         effects
@@ -468,6 +501,7 @@ impl<G: Rules> Computer<G> {
     /// Starts a game with the drafted level and side (the current ones when none), drawing
     /// « Au hasard » again.
     pub fn start(&mut self) {
+        self.started = true;
         if let Some((level, side)) = self
             .draft
             .take()

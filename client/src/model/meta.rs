@@ -1,10 +1,12 @@
 //! The Ultimate tic-tac-toe page as a model, hot-seat or against the computer: the game and its
 //! undo stack, the keyboard focus, the last refusal, the new-game dialog, and the computer
-//! ([`Computer`]: its turns, its level and side, and the hints). [`Model::update`] returns what
-//! the page must do.
+//! ([`Computer`]: its turns, its level and side — chosen before « Commencer » — and the
+//! hints). The game kept by the browser comes back through [`Model::restore`]
+//! ([`super::saved`]). [`Model::update`] returns what the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
 use super::history::{Browse, HistoryView, Nav};
+use super::saved;
 use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
@@ -32,6 +34,8 @@ pub enum Event {
     Level(Level),
     /// Against the computer, the player's side: in the open dialog, else before the first move.
     Side(Side),
+    /// « Commencer » against the computer: the settings are chosen, the game begins.
+    Start,
     /// « Suggérer un coup ».
     Hint,
     /// The worker or the timer reported.
@@ -56,6 +60,9 @@ pub struct Model {
     pub browse: Browse,
     /// The moves in words, for the live region.
     pub speech: Speech,
+    /// The game was taken back from the browser's storage (« Partie reprise »), until the
+    /// player acts.
+    pub resumed: bool,
 }
 
 impl Default for Model {
@@ -70,7 +77,8 @@ impl Model {
         Model::with(Computer::hints_only(0))
     }
 
-    /// A fresh game against the computer (« Facile », the player Blue); `seed` varies the games.
+    /// A fresh game against the computer (« Facile », the player Blue), its settings to be
+    /// chosen before « Commencer »; `seed` varies the games.
     pub fn against_computer(seed: u64) -> Model {
         Model::with(Computer::against(Level::Easy, Side::Blue, seed))
     }
@@ -84,6 +92,7 @@ impl Model {
             computer,
             browse: Browse::default(),
             speech: Speech::default(),
+            resumed: false,
         }
     }
 
@@ -102,9 +111,15 @@ impl Model {
         self.computer.can_undo(&self.table)
     }
 
-    /// True while the settings may change on the page: before the first move.
+    /// True while the settings may change on the page: until « Commencer » against the
+    /// computer.
     pub fn settings_editable(&self) -> bool {
-        self.table.is_untouched()
+        self.computer.setting_up()
+    }
+
+    /// What the browser keeps of this page ([`saved::write`]).
+    pub fn saved(&self) -> String {
+        saved::write(&self.table, self.computer.opponent)
     }
 
     /// Who played last: the colour of the undo button.
@@ -133,12 +148,33 @@ impl Model {
     }
 
     fn handle(&mut self, event: Event) -> Vec<Effect> {
+        if matches!(
+            event,
+            Event::Activate(_) | Event::Undo | Event::ConfirmNewGame | Event::Start
+        ) {
+            self.resumed = false;
+        }
         match event {
-            Event::History(nav) => self.browse.go_on(nav, &self.table),
+            Event::History(nav) => {
+                // A refusal was about the position left behind.
+                self.notice = None;
+                self.browse.go_on(nav, &self.table)
+            }
             Event::Activate(cell) if !self.browse.is_live() => {
                 self.focus = cell;
                 self.notice = Some(Text::of(t::read_only));
             }
+            Event::Activate(cell) if self.computer.setting_up() => {
+                self.focus = cell;
+                self.notice = Some(Text::of(t::setup_first));
+            }
+            Event::Start if self.computer.setting_up() => {
+                self.notice = None;
+                self.computer.begin();
+                self.speech.restart(&self.table);
+                return self.computer.settle(&self.table);
+            }
+            Event::Start => {}
             Event::Activate(cell) => {
                 self.focus = cell;
                 if self.computer.plays(self.game()) {
@@ -162,6 +198,8 @@ impl Model {
                 self.browse = Browse::default();
                 return self.computer.undo(&mut self.table);
             }
+            // The settings are on screen already, with « Commencer ».
+            Event::AskNewGame if self.computer.setting_up() => {}
             Event::AskNewGame => {
                 self.computer.open_draft();
                 self.dialog = Some(NewGameDialog {
@@ -191,6 +229,33 @@ impl Model {
         Vec::new()
     }
 
+    /// Takes back the game the browser kept for this page ([`saved::write`]'s text, found
+    /// when the page opens), when it is one for this page (a game against the computer for the
+    /// computer's page): under way, it goes on (the computer plays if it is its turn);
+    /// untouched, its settings are offered again. Anything else changes nothing.
+    pub fn restore(&mut self, text: &str) -> Vec<Effect> {
+        let Some(kept) = saved::read::<Meta>(text) else {
+            return Vec::new();
+        };
+        if kept.opponent.is_some() != self.computer.opponent.is_some() {
+            return Vec::new();
+        }
+        self.resumed = !kept.table.is_untouched();
+        if let Some(o) = kept.opponent {
+            self.computer.resume(o, self.resumed);
+        }
+        self.table = kept.table;
+        self.notice = None;
+        self.dialog = None;
+        self.browse = Browse::default();
+        self.speech = Speech::following(&self.table);
+        if self.resumed {
+            self.speech.say(t::resumed());
+        }
+        self.speech.flush();
+        self.computer.settle(&self.table)
+    }
+
     /// A level or side: in the open dialog, or on the page before the first move.
     fn setting(&mut self, level: Option<Level>, side: Option<Side>) -> Vec<Effect> {
         if let Some((l, s)) = self.computer.draft.as_mut() {
@@ -208,6 +273,9 @@ impl Model {
         let g = self.game();
         if let Some(o) = g.outcome() {
             return text::result(o, 0);
+        }
+        if self.computer.setting_up() {
+            return t::setup_status().to_string();
         }
         if self.computer.plays(g) {
             return text::computer_status(self.computer.failed).to_string();

@@ -15,6 +15,8 @@ pub mod qr;
 #[cfg(feature = "remote")]
 pub mod room;
 pub mod rules;
+#[cfg(feature = "local")]
+pub mod saved;
 pub mod selection;
 pub mod speech;
 pub mod text;

@@ -1,12 +1,14 @@
 //! The Nine Men's Morris page as a model, hot-seat or against the computer: the game and its
 //! undo stack, the selected piece, the keyboard focus, the last refusal, the settings (the
-//! rules, the turn limit; level and side against the computer), the new-game dialog, and the
-//! computer
-//! ([`Computer`]: its turns and the hints). [`Model::update`] returns what the page must do.
+//! rules, the turn limit; level and side against the computer, chosen before « Commencer »),
+//! the new-game dialog, and the computer ([`Computer`]: its turns and the hints). The game
+//! kept by the browser comes back through [`Model::restore`] ([`super::saved`]).
+//! [`Model::update`] returns what the page must do.
 
 use super::computer::{Computer, Effect, Input, Side};
 use super::history::{Browse, HistoryView, Nav};
 use super::rules::{RulesForm, RulesInput};
+use super::saved;
 use super::selection::{self, Click};
 use super::speech::Speech;
 use super::text;
@@ -41,6 +43,8 @@ pub enum Event {
     Level(Level),
     /// Against the computer, the player's side: in the open dialog, else before the first move.
     Side(Side),
+    /// « Commencer » against the computer: the settings are chosen, the game begins.
+    Start,
     /// « Suggérer un coup ».
     Hint,
     /// The worker or the timer reported.
@@ -75,6 +79,9 @@ pub struct Model {
     pub browse: Browse,
     /// The moves in words, for the live region.
     pub speech: Speech,
+    /// The game was taken back from the browser's storage (« Partie reprise »), until the
+    /// player acts.
+    pub resumed: bool,
 }
 
 impl Default for Model {
@@ -89,7 +96,8 @@ impl Model {
         Model::with(Computer::hints_only(0))
     }
 
-    /// A fresh game against the computer (« Facile », the player Blue); `seed` varies the games.
+    /// A fresh game against the computer (« Facile », the player Blue), its settings to be
+    /// chosen before « Commencer »; `seed` varies the games.
     pub fn against_computer(seed: u64) -> Model {
         Model::with(Computer::against(Level::Easy, Side::Blue, seed))
     }
@@ -109,6 +117,7 @@ impl Model {
             computer,
             browse: Browse::default(),
             speech: Speech::default(),
+            resumed: false,
         }
     }
 
@@ -127,9 +136,23 @@ impl Model {
         self.selected.is_some() || self.computer.can_undo(&self.table)
     }
 
-    /// True while the settings under the rules may change: before the first move.
+    /// True while the settings may change on the page: before the first move in hot-seat,
+    /// until « Commencer » against the computer.
     pub fn limit_editable(&self) -> bool {
         self.table.is_untouched()
+            && (self.computer.opponent.is_none() || self.computer.setting_up())
+    }
+
+    /// A setting typed on the page was refused (the turn limit, the `quiet` number): the field
+    /// shows it, and no move is played until it is corrected — the game never runs under a
+    /// value other than the one on screen.
+    pub fn settings_refused(&self) -> bool {
+        self.limit_editable() && (self.limit_error.is_some() || self.rules.error.is_some())
+    }
+
+    /// What the browser keeps of this page ([`saved::write`]).
+    pub fn saved(&self) -> String {
+        saved::write(&self.table, self.computer.opponent)
     }
 
     /// Destinations of the selected piece (pale green).
@@ -166,17 +189,45 @@ impl Model {
     }
 
     fn handle(&mut self, event: Event) -> Vec<Effect> {
+        if matches!(
+            event,
+            Event::Activate(_) | Event::Undo | Event::ConfirmNewGame | Event::Start
+        ) {
+            self.resumed = false;
+        }
         match event {
-            Event::History(nav) => self.browse.go_on(nav, &self.table),
+            Event::History(nav) => {
+                // A refusal was about the position left behind.
+                self.notice = None;
+                self.browse.go_on(nav, &self.table)
+            }
             Event::Activate(p) if !self.browse.is_live() => {
                 self.focus = p;
                 self.notice = Some(Text::of(t::read_only));
+            }
+            Event::Activate(p) if self.computer.setting_up() => {
+                self.focus = p;
+                self.notice = Some(Text::of(t::setup_first));
+            }
+            Event::Activate(p) if self.settings_refused() => {
+                self.focus = p;
+                self.notice = Some(Text::of(t::settings_refused));
             }
             Event::Activate(p) => {
                 self.focus = p;
                 return self.activate(p);
             }
             Event::Arrow(d) => self.focus = self.focus.toward(d),
+            Event::Start if self.settings_refused() => {
+                self.notice = Some(Text::of(t::settings_refused));
+            }
+            Event::Start if self.computer.setting_up() => {
+                self.notice = None;
+                self.computer.begin();
+                self.speech.restart(&self.table);
+                return self.computer.settle(&self.table);
+            }
+            Event::Start => {}
             Event::Undo => {
                 self.notice = None;
                 self.browse = Browse::default();
@@ -184,6 +235,8 @@ impl Model {
                     return self.computer.undo(&mut self.table);
                 }
             }
+            // The settings are on screen already, with « Commencer ».
+            Event::AskNewGame if self.computer.setting_up() => {}
             Event::AskNewGame => {
                 self.computer.open_draft();
                 self.dialog = Some(NewGameDialog {
@@ -266,6 +319,39 @@ impl Model {
         Vec::new()
     }
 
+    /// Takes back the game the browser kept for this page ([`saved::write`]'s text, found
+    /// when the page opens), when it is one for this page (a game against the computer for the
+    /// computer's page): under way, it goes on (the computer plays if it is its turn);
+    /// untouched, its settings are offered again. Anything else changes nothing.
+    pub fn restore(&mut self, text: &str) -> Vec<Effect> {
+        let Some(kept) = saved::read::<Morris>(text) else {
+            return Vec::new();
+        };
+        if kept.opponent.is_some() != self.computer.opponent.is_some() {
+            return Vec::new();
+        }
+        let start = kept.table.position(0);
+        self.limit_text = start.max_turns().to_string();
+        self.limit_error = None;
+        self.rules = RulesForm::new(start.rules());
+        self.resumed = !kept.table.is_untouched();
+        if let Some(o) = kept.opponent {
+            self.computer.resume(o, self.resumed);
+        }
+        self.table = kept.table;
+        self.selected = None;
+        self.notice = None;
+        self.dialog = None;
+        self.dialog_rules = None;
+        self.browse = Browse::default();
+        self.speech = Speech::following(&self.table);
+        if self.resumed {
+            self.speech.say(t::resumed());
+        }
+        self.speech.flush();
+        self.computer.settle(&self.table)
+    }
+
     /// A level or side: in the open dialog, or on the page before the first move.
     fn setting(&mut self, level: Option<Level>, side: Option<Side>) -> Vec<Effect> {
         if let Some((l, s)) = self.computer.draft.as_mut() {
@@ -318,6 +404,9 @@ impl Model {
         let human = self.computer.human();
         if let Some(result) = text::morris_result(g) {
             return result;
+        }
+        if self.computer.setting_up() {
+            return t::setup_status().to_string();
         }
         let prey = text::colour(me.opponent());
         if self.computer.plays(g) {
@@ -606,6 +695,7 @@ mod tests {
     fn the_computer_is_asked_under_the_rules_of_the_game() {
         let mut m = Model::against_computer(3);
         m.update(Event::Rules(RulesInput::Named(Rules::NOFLYING)));
+        m.update(Event::Start);
         let effects = m.update(Event::Activate(p("d6")));
         let [Effect::Ask(ask)] = effects.as_slice() else {
             panic!("{effects:?}")
@@ -661,6 +751,7 @@ mod tests {
     #[test]
     fn the_computers_turns_keep_arriving_while_a_past_position_is_shown() {
         let mut m = Model::against_computer(1);
+        m.update(Event::Start);
         let effects = m.update(Event::Activate(p("d6")));
         let [Effect::Ask(ask)] = effects.as_slice() else {
             panic!("{effects:?}")
@@ -685,6 +776,8 @@ mod tests {
     #[test]
     fn the_live_region_tells_both_sides_moves_against_the_computer() {
         let mut m = Model::against_computer(1);
+        m.update(Event::Start);
+        assert_eq!(m.speech.text, crate::i18n::t::said_new_game());
         let effects = m.update(Event::Activate(p("d6")));
         assert_eq!(m.speech.text, "Bleu pose en d6.");
         let [Effect::Ask(ask)] = effects.as_slice() else {
@@ -720,5 +813,81 @@ mod tests {
         m.update(Event::Arrow(Direction::Down));
         assert_eq!(m.focus, p("d6"));
         assert_eq!(m.game().turns(), 0, "navigation never plays");
+    }
+}
+
+#[cfg(test)]
+mod comfort_tests {
+    use super::*;
+    use crate::i18n::t;
+
+    fn p(name: &str) -> Point {
+        Point::from_name(name).unwrap()
+    }
+
+    #[test]
+    fn a_refused_setting_blocks_play_until_corrected() {
+        let mut m = Model::new();
+        m.update(Event::Limit("0".into()));
+        assert!(m.settings_refused());
+        m.update(Event::Activate(p("d6")));
+        assert_eq!(
+            m.game().turns(),
+            0,
+            "the game never runs under another limit"
+        );
+        assert_eq!(
+            m.notice.as_ref().map(Text::get).as_deref(),
+            Some(t::settings_refused())
+        );
+        assert_eq!(m.limit_text, "0", "the field keeps what was typed");
+        m.update(Event::Limit("12".into()));
+        m.update(Event::Activate(p("d6")));
+        assert_eq!((m.game().turns(), m.game().max_turns()), (1, 12));
+        // The same for the rules' number.
+        let mut m = Model::new();
+        m.update(Event::Rules(RulesInput::Quiet("900".into())));
+        m.update(Event::Activate(p("d6")));
+        assert_eq!(m.game().turns(), 0);
+        m.update(Event::Rules(RulesInput::Quiet("30".into())));
+        m.update(Event::Activate(p("d6")));
+        assert_eq!(m.game().turns(), 1);
+    }
+
+    #[test]
+    fn a_kept_hot_seat_game_comes_back_with_its_settings_and_history() {
+        let mut m = Model::new();
+        m.update(Event::Rules(RulesInput::Named(Rules::TWELVE)));
+        m.update(Event::Limit("60".into()));
+        for n in ["a7", "b6", "d7", "d6", "g7"] {
+            m.update(Event::Activate(p(n)));
+        }
+        assert_eq!(m.game().phase(), Phase::Capture);
+        let mut back = Model::new();
+        assert!(back.restore(&m.saved()).is_empty());
+        assert_eq!(back.table(), m.table());
+        assert_eq!(
+            (back.limit_text.as_str(), back.rules.rules, back.resumed),
+            ("60", Rules::TWELVE, true)
+        );
+        assert!(!back.limit_editable());
+        back.update(Event::Activate(p("b6")));
+        assert_eq!(back.table().record(), "a7 b6 d7 d6 g7xb6");
+        assert!(!back.resumed);
+        // A new game starts afresh (with the settings), and is what is kept then.
+        back.update(Event::AskNewGame);
+        back.update(Event::ConfirmNewGame);
+        let mut again = Model::new();
+        again.restore(&back.saved());
+        assert!(!again.resumed, "nothing under way: no « Partie reprise »");
+        assert_eq!(again.table().record(), "");
+        assert_eq!(
+            (again.game().max_turns(), again.game().rules()),
+            (60, Rules::TWELVE)
+        );
+        // Garbage changes nothing.
+        let mut fresh = Model::new();
+        fresh.restore("[Game \"morris\"]\n[MaxTurns \"9000\"]\n");
+        assert_eq!(fresh, Model::new());
     }
 }

@@ -1,6 +1,8 @@
 //! The hot-seat and computer pages' hook: a page's model updated in place on each event, its
-//! effects (the computer's worker) run after each render, and the board's keyboard focus.
+//! effects (the computer's worker) run after each render, the board's keyboard focus, and the
+//! game kept in the browser's storage (read when the page opens, written after each event).
 
+use super::browser;
 use super::common::{board_key, follow_focus, BoardKey};
 use super::computer::Runner;
 use super::history::use_history_keys;
@@ -19,6 +21,10 @@ pub trait PageModel: 'static {
     fn apply(&mut self, event: Self::Event) -> Vec<Effect>;
     /// The event of a report from the computer's worker or timer.
     fn computer(input: Input) -> Self::Event;
+    /// What the browser keeps of the page (`model::saved`).
+    fn saved(&self) -> String;
+    /// Takes back the text kept, found when the page opens.
+    fn restore(&mut self, text: &str) -> Vec<Effect>;
 }
 
 impl PageModel for crate::model::morris::Model {
@@ -29,6 +35,12 @@ impl PageModel for crate::model::morris::Model {
     fn computer(input: Input) -> Self::Event {
         Self::Event::Computer(input)
     }
+    fn saved(&self) -> String {
+        crate::model::morris::Model::saved(self)
+    }
+    fn restore(&mut self, text: &str) -> Vec<Effect> {
+        crate::model::morris::Model::restore(self, text)
+    }
 }
 
 impl PageModel for crate::model::meta::Model {
@@ -38,6 +50,12 @@ impl PageModel for crate::model::meta::Model {
     }
     fn computer(input: Input) -> Self::Event {
         Self::Event::Computer(input)
+    }
+    fn saved(&self) -> String {
+        crate::model::meta::Model::saved(self)
+    }
+    fn restore(&mut self, text: &str) -> Vec<Effect> {
+        crate::model::meta::Model::restore(self, text)
     }
 }
 
@@ -97,19 +115,37 @@ fn use_effects(outbox: Rc<RefCell<Vec<Effect>>>, report: Callback<Input>) {
     use_effect_with((), move |_| move || runner.stop());
 }
 
-/// Sets up a board page (see [`BoardHandles`]) with the model `init` makes. An event updates the
-/// model in place and renders the page again; the model's effects run after the render (the
-/// computer's worker starts with the first request, and stops when the page goes).
+/// Sets up a board page (see [`BoardHandles`]) with the model `init` makes, and the game kept
+/// in the browser's storage under `key` (the model takes it back, or ignores what it cannot
+/// read). An event updates the model in place, keeps what changed under `key` and renders the
+/// page again; the model's effects run after the render (the computer's worker starts with
+/// the first request, and stops when the page goes).
 #[hook]
-pub fn use_board_page<M: BoardPage>(init: fn() -> M) -> BoardHandles<M> {
-    let model = use_mut_ref(init);
+pub fn use_board_page<M: BoardPage>(init: fn() -> M, key: &'static str) -> BoardHandles<M> {
     let outbox = use_mut_ref(Vec::new);
+    let kept = use_mut_ref(String::new);
+    let model = {
+        let (outbox, kept) = (outbox.clone(), kept.clone());
+        use_mut_ref(move || {
+            let mut model = init();
+            if let Some(text) = browser::stored(key) {
+                outbox.borrow_mut().extend(model.restore(&text));
+            }
+            *kept.borrow_mut() = model.saved();
+            model
+        })
+    };
     let dispatch = {
         let (model, outbox, render) = (model.clone(), outbox.clone(), use_force_update());
         (*use_memo((), move |_| {
             Callback::from(move |e: M::Event| {
                 let effects = model.borrow_mut().apply(e);
                 outbox.borrow_mut().extend(effects);
+                let now = model.borrow().saved();
+                if *kept.borrow() != now {
+                    browser::store(key, &now);
+                    *kept.borrow_mut() = now;
+                }
                 render.force_update();
             })
         }))

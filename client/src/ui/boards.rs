@@ -12,6 +12,45 @@ use engine::morris::{Morris, Phase, Point, Points, Turn};
 use engine::Player;
 use yew::prelude::*;
 
+/// Where the browser keeps the coordinates setting: `"off"` hides them (shown by default).
+pub const COORDS_KEY: &str = "moulin-coords-v1";
+
+/// True unless the player hid the coordinates ([`COORDS_KEY`]).
+pub fn coords_shown() -> bool {
+    super::browser::stored(COORDS_KEY).as_deref() != Some("off")
+}
+
+/// The coordinates setting of a local page, with the callback that changes and keeps it.
+#[hook]
+pub fn use_coords() -> (bool, Callback<bool>) {
+    let shown = use_state(coords_shown);
+    let set = shown.setter();
+    (
+        *shown,
+        Callback::from(move |on: bool| {
+            super::browser::store(COORDS_KEY, if on { "on" } else { "off" });
+            set.set(on);
+        }),
+    )
+}
+
+/// The coordinates along a board's left and bottom edges, in the drawing's margin: the `n`
+/// ranks' numbers at `x = left` (the highest at the top) and the files' letters at
+/// `y = bottom`, the i-th of each centred on `centre(i)`. Decoration for the eye: every point
+/// and cell already names itself to a screen reader.
+fn coordinates(n: u8, centre: impl Fn(u8) -> i32, left: i32, bottom: i32) -> Html {
+    let labels = (0..n).map(|i| {
+        let c = centre(i).to_string();
+        html! {
+            <>
+                <text x={left.to_string()} y={c.clone()}>{ (n - i).to_string() }</text>
+                <text x={c} y={bottom.to_string()}>{ char::from(b'a' + i).to_string() }</text>
+            </>
+        }
+    });
+    html! { <g class="coords" aria-hidden="true" data-coords="">{ for labels }</g> }
+}
+
 /// Screen position of a point in the 700 × 700 drawing.
 fn xy(p: Point) -> (i32, i32) {
     let (file, rank) = p.coords();
@@ -38,6 +77,9 @@ pub struct MorrisBoardProps {
     /// The computer is playing: the board takes no input.
     #[prop_or_default]
     pub busy: bool,
+    /// The coordinates a–g and 1–7 along the edges.
+    #[prop_or_else(coords_shown)]
+    pub coords: bool,
 }
 
 /// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
@@ -75,11 +117,13 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
 
     html! {
         <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
-            viewBox="0 0 700 700" role="group" aria-busy={props.busy.then_some("true")}
+            viewBox={if props.coords { "-40 0 740 740" } else { "0 0 700 700" }}
+            role="group" aria-busy={props.busy.then_some("true")}
             aria-label={if geometry.has_diagonals() { t::morris_board_diagonals() } else { t::morris_board() }}
             data-diagonals={geometry.has_diagonals().then_some("")}
             onkeydown={props.on_key.clone()}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
+            if props.coords { { coordinates(7, |i| 50 + 100 * i32::from(i), -20, 721) } }
             { for lines }
             { for points }
         </svg>
@@ -290,6 +334,9 @@ pub struct MetaBoardProps {
     /// The computer is playing: the board takes no input.
     #[prop_or_default]
     pub busy: bool,
+    /// The coordinates a–i and 1–9 along the edges.
+    #[prop_or_else(coords_shown)]
+    pub coords: bool,
 }
 
 /// The Ultimate tic-tac-toe board: cells with `data-cell` / `data-piece`, playable boards, closed
@@ -347,10 +394,14 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
     });
 
     html! {
-        <svg ref={props.node.clone()} class="board meta-board" viewBox="0 0 948 948" role="group"
+        <svg ref={props.node.clone()} class="board meta-board" role="group"
+            viewBox={if props.coords { "-44 0 992 992" } else { "0 0 948 948" }}
             aria-busy={props.busy.then_some("true")}
             aria-label={t::meta_board()}
             onkeydown={props.on_key.clone()}>
+            if props.coords {
+                { coordinates(9, |i| GAP + i32::from(i / 3) * (BOARD + GAP) + i32::from(i % 3) * CELL + CELL / 2, -22, 971) }
+            }
             { for boards }
             { for cells }
         </svg>

@@ -39,6 +39,24 @@ pub fn webrtc_available() -> bool {
         .is_ok_and(|v| v.is_function())
 }
 
+/// The text kept under `key` in the browser's storage (`localStorage`: shared by the site's
+/// tabs, kept when they close), if any and if the storage can be read.
+pub fn stored(key: &str) -> Option<String> {
+    web_sys::window()?
+        .local_storage()
+        .ok()??
+        .get_item(key)
+        .ok()?
+}
+
+/// Keeps `text` under `key` in the browser's storage; false when it refuses (blocked for the
+/// site, or full).
+pub fn store(key: &str, text: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .is_some_and(|s| s.set_item(key, text).is_ok())
+}
+
 /// How many players the relay counts in a room now (`GET /ws/<room>`: `{"peers":N}`, or 409 when
 /// it holds two); `None` when the relay does not answer, or refuses for another reason.
 pub async fn room_peers(room: &str) -> Option<u32> {

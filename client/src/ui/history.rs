@@ -1,4 +1,4 @@
-//! The history panel of every game page (hot-seat, computer, room, viewer): the turns numbered,
+//! The history panel of every game page (hot-seat, computer, room, viewer): each turn numbered,
 //! the one the board shows marked, the buttons to step through, « Retour à la partie »; and the
 //! keys ←, →, Home, End anywhere outside the board, a field or a dialog.
 
@@ -9,7 +9,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The turns in notation, two a row (Blue's, Red's), each a button with `data-ply`. A function
+/// The turns in notation, two a row (Blue's, Red's), each numbered and a button with `data-ply`. A function
 /// rather than a component, with one click handler for the whole list.
 #[inline(never)]
 pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>) -> Html {
@@ -33,14 +33,19 @@ pub fn history_panel(v: HistoryView, on_nav: &Callback<Nav>) -> Html {
     // unkeyed): Yew matches an unkeyed list's children from its end, so a turn added at the end
     // would rewrite every row before it (a long game's move reached the screen milliseconds
     // later); keyed, a new turn adds one button.
+    // Each turn numbered as the banner, the status and the turn counter number it: « 3. d7 »
+    // is turn 3, Blue's, the position « après le tour 3 ».
     let rows = v.rows.into_iter().map(|(n, items)| {
-        let items = items.into_iter().map(|it| {
-            html! {
-                <button type="button" key={it.ply} class={if it.player.index() == 0 { "turn blue" } else { "turn red" }}
-                    data-ply={it.ply.to_string()} aria-current={(it.ply == current).then_some("step")}>{ it.text }</button>
-            }
+        let items = items.into_iter().flat_map(|it| {
+            [
+                html! { <span key={format!("n{}", it.ply)} class="num">{ it.ply }{ "." }</span> },
+                html! {
+                    <button type="button" key={it.ply} class={if it.player.index() == 0 { "turn blue" } else { "turn red" }}
+                        data-ply={it.ply.to_string()} aria-current={(it.ply == current).then_some("step")}>{ it.text }</button>
+                },
+            ]
         });
-        html! { <li key={n}><span key="num" class="num">{ n }{ "." }</span>{ for items }</li> }
+        html! { <li key={n}>{ for items }</li> }
     });
     html! {
         <section class="panel history" aria-labelledby="history-title">

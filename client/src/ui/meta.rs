@@ -3,7 +3,7 @@
 //! computer), laid out by [`game_page`].
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
-use super::boards::MetaBoard;
+use super::boards::{use_coords, MetaBoard};
 use super::page::{game_page, review_link, Hooks, Parts};
 use super::words;
 use super::{browser, use_lang, GamePageProps};
@@ -40,11 +40,19 @@ fn against_computer() -> Model {
 #[component]
 pub fn MetaPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(if props.computer {
-        against_computer
-    } else {
-        Model::new
-    });
+    let handles = use_board_page::<Model>(
+        if props.computer {
+            against_computer
+        } else {
+            Model::new
+        },
+        if props.computer {
+            "meta-morpion-computer-v1"
+        } else {
+            "meta-morpion-hot-seat-v1"
+        },
+    );
+    let coords = use_coords();
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -56,16 +64,17 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
     } = &handles;
     let g = m.game();
     let c = &m.computer;
-    let playing = g.outcome().is_none();
+    // While a past position is shown, the cards describe it, as the board does.
+    let shown = m.shown();
+    let playing = shown.outcome().is_none();
     let card = |p: Player| {
         (
             m.player_title(p),
-            text::boards_won(g.boards_won(p)),
-            playing && g.to_move() == p,
+            text::boards_won(shown.boards_won(p)),
+            playing && shown.to_move() == p,
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-    let editable = m.settings_editable();
     let live = m.browse.is_live();
     game_page(Parts {
         name: t::game_meta(),
@@ -77,7 +86,7 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.as_ref().map(Text::get),
         board: html! {
-            <MetaBoard game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
+            <MetaBoard coords={coords.0} game={*m.shown()} focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
                 hint={c.hint.filter(|_| live)} busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
         can_undo: m.can_undo(),
@@ -96,12 +105,18 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
                 <p>{ words(t::meta_rules_4()) }</p>
             </>
         },
-        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        setup: c
+            .opponent
+            .filter(|_| c.setting_up())
+            .map(|o| (o.level, o.side)),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
+        on_start: to_dispatch(Event::Start),
+        resumed: m.resumed,
+        coords,
         settings: Html::default(),
-        locked: c.opponent.is_some() && !editable,
+        locked: false,
         dialog: m.dialog.clone(),
         with_limit: false,
         dialog_settings: Html::default(),

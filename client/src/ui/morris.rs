@@ -3,7 +3,7 @@
 //! computer), laid out by [`game_page`].
 
 use super::board_page::{use_board_page, BoardHandles, BoardPage};
-use super::boards::MorrisBoard;
+use super::boards::{use_coords, MorrisBoard};
 use super::common::{rules_in_words, LimitField, RulesField};
 use super::page::{game_page, review_link, Hooks, Parts};
 use super::{browser, use_lang, GamePageProps};
@@ -40,11 +40,19 @@ fn against_computer() -> Model {
 #[component]
 pub fn MorrisPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(if props.computer {
-        against_computer
-    } else {
-        Model::new
-    });
+    let handles = use_board_page::<Model>(
+        if props.computer {
+            against_computer
+        } else {
+            Model::new
+        },
+        if props.computer {
+            "moulin-computer-v1"
+        } else {
+            "moulin-hot-seat-v1"
+        },
+    );
+    let coords = use_coords();
     let model = handles.model();
     let m = &*model;
     let BoardHandles {
@@ -56,12 +64,14 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
     } = &handles;
     let g = m.game();
     let c = &m.computer;
-    let playing = g.outcome().is_none();
+    // While a past position is shown, the cards describe it, as the board does.
+    let shown = m.shown();
+    let playing = shown.outcome().is_none();
     let card = |p: Player| {
         (
             m.player_title(p),
-            text::morris_player(g, p),
-            playing && g.to_move() == p,
+            text::morris_player(shown, p),
+            playing && shown.to_move() == p,
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
@@ -77,7 +87,7 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.as_ref().map(Text::get),
         board: html! {
-            <MorrisBoard game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
+            <MorrisBoard coords={coords.0} game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
                 on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint.filter(|_| live)}
                 busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
@@ -90,10 +100,16 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_hint: to_dispatch(Event::Hint),
         progress: t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string()),
         rules: rules_in_words(g.rules()),
-        choices: c.opponent.map(|o| (o.level, o.side, editable)),
+        setup: c
+            .opponent
+            .filter(|_| c.setting_up())
+            .map(|o| (o.level, o.side)),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
+        on_start: to_dispatch(Event::Start),
+        resumed: m.resumed,
+        coords,
         settings: html! {
             <>
                 <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />
@@ -104,7 +120,8 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
                 }
             </>
         },
-        locked: !editable && m.limit_error.is_none() && m.rules.error.is_none(),
+        // Against the computer they change in « Nouvelle partie » only, and are not shown.
+        locked: c.opponent.is_none() && !editable,
         dialog: m.dialog.clone(),
         with_limit: true,
         dialog_settings: m.dialog_rules.clone().map_or_else(Html::default, |form| {

@@ -1,5 +1,6 @@
-//! The layout both game pages share, hot-seat or against the computer: title, players, status,
-//! board, actions with the hint, progress, rules with the settings, and the new-game dialog.
+//! The layout both game pages share, hot-seat or against the computer: title, players (or,
+//! against the computer, the settings to choose before « Commencer »), status, board, actions
+//! with the hint, progress, history, rules with the settings, and the new-game dialog.
 //! One function for both games, so that the page's code is in the bundle once.
 
 use super::common::{Actions, Announcer, ConfirmNewGame, PlayerCard, Status};
@@ -66,16 +67,24 @@ pub struct Parts {
     pub progress: String,
     /// The rules' paragraphs.
     pub rules: Html,
-    /// Against the computer: its level, the player's side, and whether they may change now.
-    pub choices: Option<(Level, Side, bool)>,
+    /// Against the computer, before « Commencer »: its level and the player's side, offered
+    /// above the board with the other settings.
+    pub setup: Option<(Level, Side)>,
     /// The level and side chosen in the open dialog.
     pub draft: Option<(Level, Side)>,
     pub on_level: Callback<Level>,
     pub on_side: Callback<Side>,
-    /// More settings under the rules (Morris: the turn limit).
+    /// « Commencer » after the settings.
+    pub on_start: Callback<()>,
+    /// The settings besides the computer's (Morris: the rules and the turn limit): in the
+    /// setup against the computer, else under the rules.
     pub settings: Html,
     /// The settings are locked until « Nouvelle partie »: says so.
     pub locked: bool,
+    /// The game was taken back from the browser's storage: says so until the player acts.
+    pub resumed: bool,
+    /// The coordinates shown on the board, and the switch that changes it.
+    pub coords: (bool, Callback<bool>),
     /// The open « Nouvelle partie » confirmation.
     pub dialog: Option<NewGameDialog>,
     /// The turn-limit field in the dialog (Morris).
@@ -94,7 +103,10 @@ pub struct Parts {
     pub speech: crate::model::speech::Speech,
 }
 
-/// The page.
+/// The page: above the board (on a wide screen, beside it) the players or the settings still
+/// to choose, and the status; under it (beside it) the banner of a past position, the actions
+/// and the progress; then the history and the rules. The board is sized to the viewport
+/// (`client/static/style.css`, « The game pages' layout »).
 #[inline(never)]
 pub fn game_page(p: Parts) -> Html {
     let h = p.hooks;
@@ -111,6 +123,35 @@ pub fn game_page(p: Parts) -> Html {
         t::mode_hot_seat()
     };
     let browsing = browsing_banner(&p.history, &p.on_nav);
+    let setting_up = p.setup.is_some();
+    let status = html! {
+        <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
+    };
+    let (settings, aside_settings) = if p.computer {
+        (p.settings, Html::default())
+    } else {
+        (Html::default(), p.settings)
+    };
+    let top = match p.setup {
+        Some(chosen) => {
+            let on_submit = p.on_start.reform(|e: SubmitEvent| e.prevent_default());
+            html! {
+                <section class="panel setup" data-setup="" aria-labelledby="setup-title">
+                    <h2 id="setup-title">{ words(t::setup_title()) }</h2>
+                    <form novalidate=true onsubmit={on_submit}>
+                        { choices("page", chosen, false) }
+                        { settings }
+                        <div class="actions">
+                            <button type="submit" class="button">{ words(t::start()) }</button>
+                        </div>
+                    </form>
+                </section>
+            }
+        }
+        None => {
+            html! { <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div> }
+        }
+    };
     html! {
         <main class={classes!("page", "game", p.class)} data-thinking={h.thinking.to_string()}
             data-turns={h.turns.to_string()} data-record={h.record} data-hint={h.hint}
@@ -118,31 +159,43 @@ pub fn game_page(p: Parts) -> Html {
             data-figures={h.figures.map(|f| format!("{} {} {}", f.nodes, f.search_ms, f.reply_ms))}>
             <h1>{ p.name }<span class="mode">{ " " }{ mode }</span></h1>
             <Announcer text={p.speech.said().to_string()} serial={p.speech.serial} />
-            <div class="layout">
-                <section class="board-column" aria-label={t::game_section()}>
-                    <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div>
-                    <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
+            <div class="layout local">
+                <div class="play-top">
+                    // While the settings are chosen, the line that says so comes first.
+                    if setting_up { { status.clone() } }
+                    { top }
+                    if !setting_up { { status } }
+                    if p.resumed {
+                        <p class="resumed" role="status" data-resumed="">{ words(t::resumed()) }</p>
+                    }
+                </div>
+                <div class={classes!("board-scroll", setting_up.then_some("waiting"))}>{ p.board }</div>
+                <div class="play-bottom">
+                    { browsing }
+                    if !setting_up {
+                        <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new}
+                            undo_colour={p.undo_colour} can_hint={p.can_hint} on_hint={p.on_hint}
+                            hint={p.hint} />
+                    }
                     if let Some(href) = p.review {
                         <p class="review"><a href={href} data-review="">{ words(t::review()) }</a></p>
                     }
-                    { browsing }
-                    <div class="board-scroll">{ p.board }</div>
-                    <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new}
-                        undo_colour={p.undo_colour} can_hint={p.can_hint} on_hint={p.on_hint}
-                        hint={p.hint} />
                     <p class="progress">{ p.progress }</p>
-                </section>
+                    <label class="switch coords-switch">
+                        <input type="checkbox" checked={p.coords.0} onchange={p.coords.1.reform(|e: Event| {
+                            e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
+                        })} />
+                        { words(t::show_coords()) }
+                    </label>
+                </div>
                 <aside class="rules" aria-labelledby="rules-title">
                     { history_panel(p.history, &p.on_nav) }
                     <h2 id="rules-title">{ words(t::rules()) }</h2>
-                    { p.rules }
-                    if let Some((level, side, editable)) = p.choices {
-                        { choices("page", (level, side), !editable) }
-                    }
-                    { p.settings }
+                    { aside_settings }
                     if p.locked {
                         <p class="hint">{ words(t::settings_locked()) }</p>
                     }
+                    { p.rules }
                 </aside>
             </div>
             if let Some(dialog) = p.dialog {

@@ -35,10 +35,21 @@ fn reply(ask: &Ask, turn: &str) -> Input {
     }
 }
 
+/// A game against the computer at `level`, the player `side`, begun (« Commencer »): the
+/// effects of the start.
 fn morris_against(level: Level, side: Side) -> (morris::Model, Vec<Effect>) {
     let mut m = morris::Model::against_computer(11);
-    let mut effects = m.update(morris::Event::Level(level));
-    effects.extend(m.update(morris::Event::Side(side)));
+    assert!(m.update(morris::Event::Level(level)).is_empty());
+    assert!(m.update(morris::Event::Side(side)).is_empty());
+    let effects = m.update(morris::Event::Start);
+    (m, effects)
+}
+
+/// A Méta Morpion game against the computer (« Facile »), begun with the player `side`.
+fn meta_against(seed: u64, side: Side) -> (meta::Model, Vec<Effect>) {
+    let mut m = meta::Model::against_computer(seed);
+    assert!(m.update(meta::Event::Side(side)).is_empty());
+    let effects = m.update(meta::Event::Start);
     (m, effects)
 }
 
@@ -56,12 +67,14 @@ fn answer(m: &mut morris::Model, ask: &Ask, turn: &str) -> Vec<Effect> {
 
 #[test]
 fn each_request_has_its_token_and_stale_answers_are_dropped() {
-    // The player takes Red: the computer is asked at once; a new level before the first move
-    // asks again with a new token and stops the first search.
+    // The player takes Red: the computer is asked once the game begins; a new game at another
+    // level while it thinks asks again with a new token and stops the first search.
     let (mut m, effects) = morris_against(Level::Medium, Side::Red);
     let first = asked(&effects);
     assert_eq!(first.level, Level::Medium);
-    let effects = m.update(morris::Event::Level(Level::Beginner));
+    m.update(morris::Event::AskNewGame);
+    m.update(morris::Event::Level(Level::Beginner));
+    let effects = m.update(morris::Event::ConfirmNewGame);
     assert_eq!(effects[0], Effect::Cancel);
     let second = asked(&effects);
     assert_ne!(first.token, second.token);
@@ -115,7 +128,7 @@ fn the_board_refuses_input_while_the_computer_thinks_and_says_so() {
 
 #[test]
 fn undo_while_the_computer_thinks_stops_it_and_takes_back_the_players_turn() {
-    let mut m = meta::Model::against_computer(3);
+    let (mut m, _) = meta_against(3, Side::Blue);
     let ask = asked(&m.update(meta::Event::Activate(c("e5"))));
     assert!(m.computer.thinking());
     assert_eq!(m.update(meta::Event::Undo), [Effect::Cancel]);
@@ -148,8 +161,8 @@ fn undo_takes_back_the_players_turn_and_the_computers_answer() {
 
 #[test]
 fn when_the_computer_opened_its_first_turn_is_not_taken_back() {
-    let mut m = meta::Model::against_computer(5);
-    let ask = asked(&m.update(meta::Event::Side(Side::Red)));
+    let (mut m, effects) = meta_against(5, Side::Red);
+    let ask = asked(&effects);
     m.update(meta::Event::Computer(reply(&ask, "e5")));
     // Nothing of the player's to take back: « Annuler » does nothing.
     assert!(!m.can_undo());
@@ -168,8 +181,9 @@ fn when_the_computer_opened_its_first_turn_is_not_taken_back() {
 #[test]
 fn undo_after_the_end_goes_back_to_the_players_turn() {
     // Limit 2: the computer's answer ends the game (draw); undo takes back both turns.
-    let (mut m, _) = morris_against(Level::Easy, Side::Blue);
+    let mut m = morris::Model::against_computer(11);
     m.update(morris::Event::Limit("2".into()));
+    m.update(morris::Event::Start);
     let ask = asked(&click(&mut m, "d6"));
     answer(&mut m, &ask, "f4");
     assert!(m.game().is_over());
@@ -181,6 +195,10 @@ fn undo_after_the_end_goes_back_to_the_players_turn() {
     );
     // Limit 1: the player's turn ends it; undo takes back that one only.
     m.update(morris::Event::Limit("1".into()));
+    assert_eq!(m.game().max_turns(), 2, "the settings are fixed once begun");
+    m.update(morris::Event::AskNewGame);
+    m.update(morris::Event::DialogLimit("1".into()));
+    m.update(morris::Event::ConfirmNewGame);
     assert!(
         click(&mut m, "d6").is_empty(),
         "the game is over: no request"
@@ -239,12 +257,12 @@ fn the_computers_capture_lands_after_its_move_and_undo_stops_it() {
 
 #[test]
 fn new_game_keeps_the_settings_or_takes_the_dialogs() {
-    let (mut m, effects) = morris_against(Level::Strong, Side::Red);
-    m.update(morris::Event::Limit("30".into()));
-    let ask = asked(&effects);
+    let mut m = morris::Model::against_computer(11);
+    m.update(morris::Event::Level(Level::Strong));
+    m.update(morris::Event::Side(Side::Red));
+    assert!(m.update(morris::Event::Limit("30".into())).is_empty());
+    let ask = asked(&m.update(morris::Event::Start));
     assert_eq!((ask.level, ask.movetime_ms), (Level::Strong, STRONG_MS));
-    // Limit 30 restarts the (untouched) game: a new request.
-    let ask = asked(&m.update(morris::Event::Limit("30".into())));
     answer(&mut m, &ask, "d6");
     assert_eq!(m.game().max_turns(), 30);
     // After the first move the page's settings are locked.
@@ -286,8 +304,7 @@ fn new_game_keeps_the_settings_or_takes_the_dialogs() {
 fn au_hasard_draws_the_side_at_each_new_game() {
     let mut sides = Vec::new();
     for seed in 0..8 {
-        let mut m = meta::Model::against_computer(seed);
-        m.update(meta::Event::Side(Side::Random));
+        let (mut m, _) = meta_against(seed, Side::Random);
         for _ in 0..4 {
             m.update(meta::Event::AskNewGame);
             let effects = m.update(meta::Event::ConfirmNewGame);
@@ -301,11 +318,7 @@ fn au_hasard_draws_the_side_at_each_new_game() {
     }
     assert!(sides.contains(&Player::Blue) && sides.contains(&Player::Red));
     // The same seed draws the same sides: the model has no randomness of its own.
-    let draw = |seed| {
-        let mut m = meta::Model::against_computer(seed);
-        m.update(meta::Event::Side(Side::Random));
-        m.computer.human()
-    };
+    let draw = |seed| meta_against(seed, Side::Random).0.computer.human();
     assert_eq!(draw(42), draw(42));
 }
 
@@ -347,7 +360,7 @@ fn hints_in_hot_seat_frame_strongs_turn_until_the_position_changes() {
 
 #[test]
 fn hints_against_the_computer_and_failures() {
-    let mut m = meta::Model::against_computer(9);
+    let (mut m, _) = meta_against(9, Side::Blue);
     let ask = asked(&m.update(meta::Event::Hint));
     assert_eq!(ask.level, Level::Strong);
     m.update(meta::Event::Computer(reply(&ask, "e5")));
@@ -395,4 +408,135 @@ fn the_player_cards_say_who_is_who() {
         m.status(),
         "Au tour de Bleu : choix libre, jouez dans n'importe quelle grille bordée de vert."
     );
+}
+
+#[test]
+fn the_settings_come_first_and_the_computer_waits_for_commencer() {
+    let mut m = morris::Model::against_computer(11);
+    assert!(m.computer.setting_up() && m.limit_editable());
+    assert_eq!(m.status(), t::setup_status());
+    // Red chosen: the computer would open, but nothing is asked before « Commencer »; the
+    // level still changes, and so do the rules and the limit.
+    assert!(m.update(morris::Event::Side(Side::Red)).is_empty());
+    assert!(m.update(morris::Event::Level(Level::Medium)).is_empty());
+    assert!(m
+        .update(morris::Event::Rules(
+            crate::model::rules::RulesInput::Named(engine::morris::Rules::LASKER)
+        ))
+        .is_empty());
+    assert!(m.update(morris::Event::Limit("40".into())).is_empty());
+    assert!(!m.computer.thinking() && !m.computer.plays(m.game()));
+    assert!(!m.computer.can_hint(m.game()));
+    assert!(m.update(morris::Event::Hint).is_empty());
+    // The board waits too, and says why; « Nouvelle partie » has nothing to confirm.
+    assert!(click(&mut m, "d6").is_empty());
+    assert_eq!(
+        m.notice.as_ref().map(Text::get).as_deref(),
+        Some(t::setup_first())
+    );
+    m.update(morris::Event::AskNewGame);
+    assert!(m.dialog.is_none());
+    // A refused limit is no game to begin.
+    m.update(morris::Event::Limit("0".into()));
+    assert!(m.update(morris::Event::Start).is_empty());
+    assert!(m.computer.setting_up());
+    assert_eq!(
+        m.notice.as_ref().map(Text::get).as_deref(),
+        Some(t::settings_refused())
+    );
+    m.update(morris::Event::Limit("40".into()));
+    let ask = asked(&m.update(morris::Event::Start));
+    assert_eq!(
+        (ask.level, ask.max_turns, ask.rules.as_str()),
+        (
+            Level::Medium,
+            40,
+            "pieces=10,diagonals=0,flying=1,lasker=1,quiet=0"
+        )
+    );
+    assert!(!m.computer.setting_up() && !m.limit_editable());
+    assert_eq!(m.computer.human(), Some(Player::Red));
+    // Begun, the settings are fixed until « Nouvelle partie ».
+    assert!(m.update(morris::Event::Level(Level::Strong)).is_empty());
+    assert_eq!(m.computer.opponent.unwrap().level, Level::Medium);
+    assert!(m.update(morris::Event::Start).is_empty());
+    // Méta Morpion alike.
+    let mut m = meta::Model::against_computer(2);
+    assert!(m.update(meta::Event::Side(Side::Red)).is_empty());
+    assert!(m.update(meta::Event::Activate(c("e5"))).is_empty());
+    assert_eq!(m.game().moves(), 0);
+    asked(&m.update(meta::Event::Start));
+    assert!(m.computer.thinking());
+}
+
+#[test]
+fn a_kept_game_against_the_computer_comes_back_and_the_computer_plays_on() {
+    // Kept while the computer was to move: it is asked again at once.
+    let (mut m, _) = morris_against(Level::Medium, Side::Blue);
+    asked(&click(&mut m, "d6"));
+    let text = m.saved();
+    let mut back = morris::Model::against_computer(5);
+    let ask = asked(&back.restore(&text));
+    assert_eq!((ask.record.as_str(), ask.level), ("d6", Level::Medium));
+    assert!(back.resumed && !back.computer.setting_up());
+    assert_eq!(back.speech.text, t::resumed());
+    assert_eq!(back.saved(), text);
+    answer(&mut back, &ask, "b4");
+    assert_eq!(back.table().record(), "d6 b4");
+    assert!(back.resumed, "the notice stays until the player acts");
+    click(&mut back, "f4");
+    assert!(!back.resumed);
+    // Undo reaches the first turn: the history came back with the game.
+    back.update(morris::Event::Undo);
+    assert_eq!(back.table().record(), "d6 b4");
+    back.update(morris::Event::Undo);
+    assert_eq!(back.table().record(), "");
+    // Kept during the computer's capture: it lands it.
+    let (mut m, effects) = morris_against(Level::Medium, Side::Red);
+    let mut ask = asked(&effects);
+    for (theirs, mine) in [("a7", "b6"), ("d7", "d6")] {
+        answer(&mut m, &ask, theirs);
+        ask = asked(&click(&mut m, mine));
+    }
+    answer(&mut m, &ask, "g7xb6");
+    assert!(m.computer.landing());
+    let mut back = morris::Model::against_computer(5);
+    let ask = asked(&back.restore(&m.saved()));
+    assert_eq!(
+        (ask.record.as_str(), ask.pending.as_str()),
+        ("a7 b6 d7 d6", "g7")
+    );
+    assert_eq!(back.computer.human(), Some(Player::Red));
+    answer(&mut back, &ask, "g7xb6");
+    assert_eq!(back.table().record(), "a7 b6 d7 d6 g7xb6");
+    // Kept before « Commencer »: the settings are offered again, nothing is asked.
+    let mut m = meta::Model::against_computer(1);
+    m.update(meta::Event::Level(Level::Strong));
+    m.update(meta::Event::Side(Side::Red));
+    let mut back = meta::Model::against_computer(2);
+    assert!(back.restore(&m.saved()).is_empty());
+    assert!(back.computer.setting_up() && !back.resumed);
+    let o = back.computer.opponent.unwrap();
+    assert_eq!(
+        (o.level, o.side, o.human),
+        (Level::Strong, Side::Red, Player::Red)
+    );
+    // A hot-seat game is not the computer's, nor the other way round; garbage is nothing.
+    let mut hot = meta::Model::new();
+    hot.update(meta::Event::Activate(c("e5")));
+    for text in [hot.saved(), "[Game \"meta\"]\nzz\n".to_string(), m.saved()] {
+        let mut back = meta::Model::against_computer(2);
+        let fresh = back.clone();
+        back.restore(&text);
+        if text == m.saved() {
+            continue;
+        }
+        assert_eq!(back, fresh, "{text:?}");
+    }
+    let mut back = meta::Model::new();
+    let fresh = back.clone();
+    back.restore(&m.saved());
+    assert_eq!(back, fresh);
+    back.restore(&hot.saved());
+    assert_eq!(back.table(), hot.table());
 }

@@ -188,7 +188,7 @@ pub struct View {
     pub board: BoardView,
     /// The game's buttons.
     pub buttons: Option<Buttons>,
-    /// « Tour 12 sur 100 ».
+    /// « Tours joués : 12 sur 100 ».
     pub progress: Option<String>,
     /// We left the room.
     pub left: bool,
@@ -299,7 +299,11 @@ impl<P: Copy + Eq> RoomModel<P> {
                 code: s.invite().code().map(engine::session::Invite::format_code),
                 copied: self.copied,
             }),
-            players: s.game().map(|g| self.players(g)),
+            // While a past position is shown, the cards describe it, as the board does.
+            players: s
+                .room()
+                .table()
+                .map(|t| self.players(self.local.browse.shown(t))),
             my_proposal: self.my_proposal(now),
             board: match self.board() {
                 BoardView::Placeholder(_) if blocked || no_webrtc.is_some() => {
@@ -693,7 +697,7 @@ impl<P: Copy + Eq> RoomModel<P> {
     }
 }
 
-/// « Tour 12 sur 100 », « Coup 30 sur 81 au plus ».
+/// « Tours joués : 12 sur 100 », « Tours joués : 30 sur 81 au plus ».
 fn progress(g: &AnyGame) -> String {
     match g {
         AnyGame::Morris(m) => {

@@ -317,8 +317,9 @@ fn board_column(v: &View, h: &Handlers, board: NodeRef) -> Html {
                 <p class="review"><a href="/partie" data-review="">{ words(t::review()) }</a>
                     { " " }{ words(t::review_remote()) }</p>
             }
-            if let Some(h) = v.history.as_ref() { { browsing_banner(h, &act.reform(Event::History)) } }
             <div class="board-scroll">{ board_html(v, h, board) }</div>
+            // Under the board, so that the board does not move when it comes and goes.
+            if let Some(h) = v.history.as_ref() { { browsing_banner(h, &act.reform(Event::History)) } }
             { game_buttons(v, act) }
             if let Some(p) = v.progress.clone() { <p class="progress">{ p }</p> }
         </section>
