@@ -17,6 +17,7 @@ mod lobby;
 mod meta;
 #[cfg(feature = "local")]
 mod morris;
+mod motion;
 #[cfg(feature = "local")]
 mod page;
 #[cfg(feature = "remote")]
