@@ -121,8 +121,10 @@ pub fn use_drag(
         })
     };
     let down = {
-        let (press, local) = (press.clone(), local.clone());
+        let (press, local, dropped) = (press.clone(), local.clone(), dropped.clone());
         Callback::from(move |e: PointerEvent| {
+            // A new press: the last drop is history.
+            *dropped.borrow_mut() = None;
             let from = local(&e).and_then(nearest);
             *press.borrow_mut() = from
                 .filter(|&p| e.is_primary() && e.button() == 0 && movable(p))
