@@ -170,6 +170,8 @@ async function checkContrast(page, label) {
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme, { timeout: 2000 });
+    // The last move's animation (a mark fading in) over: the colours it ends on are measured.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
     const m = await page.evaluate(measure);
     assert.ok(m.text.length > 0, `${label}: some text was measured`);
     const low = (lowest[scheme] ??= {

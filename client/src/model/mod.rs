@@ -9,6 +9,7 @@ pub mod history;
 pub mod meta;
 #[cfg(feature = "local")]
 pub mod morris;
+pub mod motion;
 // The room's invitation draws one; the lobby's offers without a relay will too (then both).
 #[cfg(feature = "remote")]
 pub mod qr;

@@ -3,13 +3,16 @@
 //! click means.
 
 use super::common::piece_label;
+use super::motion::{self as moving, use_drag, use_motion, PointMotion};
 use super::use_lang;
 use super::words;
 use crate::i18n::t;
+use crate::model::motion;
 use crate::model::text;
 use engine::meta::{Cell, Meta, SmallBoard};
 use engine::morris::{Morris, Phase, Point, Points, Turn};
 use engine::Player;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Where the browser keeps the coordinates setting: `"off"` hides them (shown by default).
@@ -57,6 +60,32 @@ fn xy(p: Point) -> (i32, i32) {
     (50 + 100 * file as i32, 50 + 100 * (6 - rank as i32))
 }
 
+/// A spot of the board drawn with or without the coordinates' margin (fractions of its width
+/// and height, as the pointer gives it) in the 700 × 700 drawing.
+fn drawing(coords: bool, (fx, fy): (f64, f64)) -> (f64, f64) {
+    match coords {
+        true => (fx * 740.0 - 40.0, fy * 740.0),
+        false => (fx * 700.0, fy * 700.0),
+    }
+}
+
+/// The point under a spot of the board drawn without coordinates, if one is near.
+fn nearest(spot: (f64, f64)) -> Option<Point> {
+    near(drawing(false, spot))
+}
+
+/// The point under a spot of the board drawn with coordinates, if one is near.
+fn nearest_with_coords(spot: (f64, f64)) -> Option<Point> {
+    near(drawing(true, spot))
+}
+
+fn near((x, y): (f64, f64)) -> Option<Point> {
+    Point::all().find(|&p| {
+        let (px, py) = xy(p);
+        (f64::from(px) - x).hypot(f64::from(py) - y) < 48.0
+    })
+}
+
 #[derive(Properties, PartialEq)]
 pub struct MorrisBoardProps {
     pub game: Morris,
@@ -80,6 +109,10 @@ pub struct MorrisBoardProps {
     /// The coordinates a–g and 1–7 along the edges.
     #[prop_or_else(coords_shown)]
     pub coords: bool,
+    /// The player may act now (false while the other seat of a remote game plays): points
+    /// look clickable, and pieces can be dragged, only then.
+    #[prop_or(true)]
+    pub input: bool,
 }
 
 /// The Nine Men's Morris board: points with `data-point` / `data-piece`, destinations, capturable
@@ -98,6 +131,53 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     };
     let last = g.last_turn();
     let hint = props.hint;
+    // Moves one can follow (ui/motion.rs): the change since the last position shown, the
+    // points where a click or a drop does something, the mill just closed, a piece dragged.
+    let change = use_motion(g, motion::morris, |m| m.sound());
+    let change = change.filter(|_| !moving::reduced());
+    let act = props.input && !props.busy && !props.frozen;
+    let legal: Points = if !act {
+        Points::EMPTY
+    } else if g.phase() == Phase::Capture {
+        capturable
+    } else {
+        (g.placements().iter())
+            .chain(g.movable().iter())
+            .chain(destinations.iter())
+            .collect()
+    };
+    let drag = {
+        let (ga, gb) = (g.clone(), g.clone());
+        use_drag(
+            props.node.clone(),
+            if props.coords {
+                nearest_with_coords
+            } else {
+                nearest
+            },
+            Rc::new(move |p| act && ga.movable().contains(p)),
+            Rc::new(move |from, to| gb.destinations(from).contains(to)),
+            props.selected,
+            props.on_activate.clone(),
+        )
+    };
+    let carried = *drag.dropped.borrow();
+    let mill = g.last_mill();
+    let mill_lines = g
+        .geometry()
+        .mills()
+        .filter(|m| m.iter().all(|&p| mill.contains(p)))
+        .map(|[a, _, c]| {
+            let ((x1, y1), (x2, y2)) = (xy(a), xy(c));
+            let owner = g.piece_at(a).map(colour);
+            html! { <line class={classes!("mill-line", owner)} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+        });
+    let ghost = drag.drag.and_then(|d| {
+        let pl = g.piece_at(d.from)?;
+        let (x, y) = drawing(props.coords, d.at);
+        let (x, y) = (x as i32, y as i32);
+        Some(html! { <g class={classes!("drag-ghost", colour(pl))} aria-hidden="true">{ piece(pl, x, y) }</g> })
+    });
     // The lines of the game's board: with the four diagonals when its rules play them.
     let geometry = g.geometry();
     let lines = geometry.links().map(|(a, b)| {
@@ -111,21 +191,30 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
                 last_to={last.is_some_and(|t| t.to == p)} last_from={last.is_some_and(|t| t.from == Some(p))}
                 taken={last.is_some_and(|t| t.capture == Some(p))} focused={props.focus == p}
                 hint={hint.map_or(0, |t| u8::from(t.from == Some(p)) | u8::from(t.to == p) << 1 | u8::from(t.capture == Some(p)) << 2)}
+                legal={legal.contains(p)} mill={mill.contains(p)} lifted={drag.drag.is_some_and(|d| d.from == p)}
+                motion={change.and_then(|m| PointMotion::of(&m, p, xy, carried.is_some_and(|(f, t)| m.step.and_then(|s| s.from()) == Some(f) && t == p)))}
                 on_activate={props.on_activate.clone()} />
         }
     });
 
     html! {
-        <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"))}
+        <svg ref={props.node.clone()} class={classes!("board", "morris-board", (g.phase() == Phase::Capture).then_some("capturing"),
+            // Chromium reads touch-action on the svg only: a finger on it drags rather than
+            // scrolls while a piece can be dragged.
+            (act && !g.movable().is_empty()).then_some("drag-ready"))}
             viewBox={if props.coords { "-40 0 740 740" } else { "0 0 700 700" }}
             role="group" aria-busy={props.busy.then_some("true")}
             aria-label={if geometry.has_diagonals() { t::morris_board_diagonals() } else { t::morris_board() }}
             data-diagonals={geometry.has_diagonals().then_some("")}
-            onkeydown={props.on_key.clone()}>
+            data-motion={change.map(|m| m.sound().name())}
+            onkeydown={props.on_key.clone()} onpointerdown={drag.down} onpointermove={drag.moved}
+            onpointerup={drag.up} onpointercancel={drag.cancel}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
             if props.coords { { coordinates(7, |i| 50 + 100 * i32::from(i), -20, 721) } }
             { for lines }
+            { for mill_lines }
             { for points }
+            { for ghost }
         </svg>
     }
 }
@@ -146,7 +235,38 @@ struct MorrisPointProps {
     focused: bool,
     /// The hint's origin (bit 0), destination (bit 1) or capture (bit 2).
     hint: u8,
+    /// A click here does something now.
+    legal: bool,
+    /// In the mill the last step closed.
+    mill: bool,
+    /// Its piece is being dragged away.
+    lifted: bool,
+    /// What it animates.
+    motion: Option<PointMotion>,
     on_activate: Callback<Point>,
+}
+
+fn colour(p: Player) -> &'static str {
+    if p == Player::Blue {
+        "blue"
+    } else {
+        "red"
+    }
+}
+
+/// A Morris piece at (x, y): its disc and, besides the colour, a mark as in Meta: × on Blue's
+/// pieces, ○ on Red's.
+fn piece(pl: Player, x: i32, y: i32) -> Html {
+    html! {
+        <>
+            <circle class="piece" cx={x.to_string()} cy={y.to_string()} r="29" />
+            <path class="piece-mark" d={if pl == Player::Blue {
+                format!("M{} {}l18 18m0 -18l-18 18", x - 9, y - 9)
+            } else {
+                format!("M{} {}a11 11 0 1 0 22 0a11 11 0 1 0 -22 0", x - 11, y)
+            }} />
+        </>
+    }
 }
 
 /// One point of the Morris board. A component of its own, so that a move redraws only the points
@@ -182,12 +302,17 @@ fn MorrisPoint(props: &MorrisPointProps) -> Html {
         props.selected.then_some("selected"),
         props.destination.then_some("destination"),
         props.capturable.then_some("capturable"),
+        props.legal.then_some("legal"),
+        props.mill.then_some("mill"),
+        props.lifted.then_some("lifted"),
+        props.motion.map(PointMotion::class),
     );
     let (xs, ys) = (x.to_string(), y.to_string());
     let is_dest = props.destination;
     html! {
         <g {class} data-point={p.index().to_string()}
             data-piece={piece.map(|pl| pl.index().to_string())}
+            style={props.motion.and_then(PointMotion::style)}
             role="button" aria-label={label}
             tabindex={if props.focused { "0" } else { "-1" }} {onclick}>
             <circle class="hit" cx={xs.clone()} cy={ys.clone()} r="46" />
@@ -197,14 +322,11 @@ fn MorrisPoint(props: &MorrisPointProps) -> Html {
             if was_taken {
                 <path class="captured-mark" d={format!("M{} {}l20 20m0 -20l-20 20", x - 10, y - 10)} />
             }
+            if let Some(PointMotion::Taken(pl)) = props.motion {
+                <g class={classes!("taken-ghost", colour(pl))} aria-hidden="true">{ self::piece(pl, x, y) }</g>
+            }
             if let Some(pl) = piece {
-                <circle class="piece" cx={xs.clone()} cy={ys.clone()} r="29" />
-                // Besides the colour, a mark as in Meta: × on Blue's pieces, ○ on Red's.
-                <path class="piece-mark" d={if pl == Player::Blue {
-                    format!("M{} {}l18 18m0 -18l-18 18", x - 9, y - 9)
-                } else {
-                    format!("M{} {}a11 11 0 1 0 22 0a11 11 0 1 0 -22 0", x - 11, y)
-                }} />
+                { self::piece(pl, x, y) }
             } else if !is_dest {
                 <circle class="dot" cx={xs.clone()} cy={ys.clone()} r="9" />
             }
@@ -268,6 +390,10 @@ struct MetaCellProps {
     focused: bool,
     /// The suggested move.
     hinted: bool,
+    /// A click here plays now.
+    legal: bool,
+    /// Its mark was just played: it animates.
+    played: bool,
     on_activate: Callback<Cell>,
 }
 
@@ -299,7 +425,7 @@ fn MetaCell(props: &MetaCellProps) -> Html {
     let closed = props.board.is_closed();
     let dim = if closed { "dim" } else { "" };
     html! {
-        <g class={classes!("cell", closed.then_some("closed"))}
+        <g class={classes!("cell", closed.then_some("closed"), props.legal.then_some("legal"), props.played.then_some("played"))}
             data-cell={c.index().to_string()}
             data-piece={piece.map(|p| p.index().to_string())}
             role="button" aria-label={label}
@@ -337,6 +463,10 @@ pub struct MetaBoardProps {
     /// The coordinates a–i and 1–9 along the edges.
     #[prop_or_else(coords_shown)]
     pub coords: bool,
+    /// The player may act now (false while the other seat of a remote game plays): cells look
+    /// clickable only then.
+    #[prop_or(true)]
+    pub input: bool,
 }
 
 /// The Ultimate tic-tac-toe board: cells with `data-cell` / `data-piece`, playable boards, closed
@@ -346,6 +476,10 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
     use_lang();
     let g = &props.game;
     let winning = g.winning_line().unwrap_or([9, 9, 9]);
+    // Moves one can follow (ui/motion.rs): the mark just played and the board it closed.
+    let change = use_motion(g, motion::meta, |m| m.sound());
+    let change = change.filter(|_| !moving::reduced());
+    let act = props.input && !props.busy && !props.frozen;
 
     let boards = (0..9u8).map(|b| {
         let (x, y) = board_xy(b);
@@ -375,6 +509,7 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
             playable.then_some("playable"),
             state.is_closed().then_some("closed"),
             winning.contains(&b).then_some("winning"),
+            change.is_some_and(|m| m.closed == Some(b)).then_some("closed-now"),
         );
         html! {
             <g {class} data-board={b.to_string()}>
@@ -389,14 +524,16 @@ pub fn MetaBoard(props: &MetaBoardProps) -> Html {
         html! {
             <MetaCell cell={c} piece={g.piece_at(c)} last={g.last_move() == Some(c)}
                 board={g.small_board(c.board())} focused={props.focus == c}
-                hinted={props.hint == Some(c)} on_activate={props.on_activate.clone()} />
+                hinted={props.hint == Some(c)} on_activate={props.on_activate.clone()}
+                legal={act && g.piece_at(c).is_none() && g.is_playable_board(c.board())}
+                played={change.is_some_and(|m| m.cell == c)} />
         }
     });
 
     html! {
         <svg ref={props.node.clone()} class="board meta-board" role="group"
             viewBox={if props.coords { "-44 0 992 992" } else { "0 0 948 948" }}
-            aria-busy={props.busy.then_some("true")}
+            aria-busy={props.busy.then_some("true")} data-motion={change.map(|m| m.sound().name())}
             aria-label={t::meta_board()}
             onkeydown={props.on_key.clone()}>
             if props.coords {

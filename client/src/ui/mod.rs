@@ -17,6 +17,7 @@ mod lobby;
 mod meta;
 #[cfg(feature = "local")]
 mod morris;
+mod motion;
 #[cfg(feature = "local")]
 mod page;
 #[cfg(feature = "remote")]
@@ -294,9 +295,9 @@ fn App() -> Html {
                     <common::Link to={Route::Meta} go={go.clone()}>{ words(t::game_meta()) }</common::Link>
                     <common::Link to={Route::Viewer} go={go}>{ words(t::viewer()) }</common::Link>
                 </nav>
-                // The choices of language and theme, custom elements of index.html: no wasm for
-                // them.
-                <div class="switches"><lang-switch></lang-switch><theme-switch></theme-switch></div>
+                // The choices of language, theme and sound, custom elements of index.html: no
+                // wasm for them.
+                <div class="switches"><lang-switch></lang-switch><theme-switch></theme-switch><sound-switch></sound-switch></div>
             </header>
             { page }
         </ContextProvider<Lang>>

@@ -604,6 +604,25 @@ impl Morris {
         })
     }
 
+    /// The mill or mills the last step closed: every complete mill through the point the last
+    /// placed or moved piece stands on (that point was empty before the step, so these mills are
+    /// new); empty when the last step closed none, or before the first.
+    pub fn last_mill(&self) -> Points {
+        let Some(to) = self.last.map(|t| t.to) else {
+            return Points::EMPTY;
+        };
+        let Some(owner) = self.piece_at(to) else {
+            return Points::EMPTY;
+        };
+        let mine = self.pos.pieces[owner.index()];
+        Points(
+            self.geometry()
+                .mills_through(to)
+                .filter(|m| mine & m.0 == m.0)
+                .fold(0, |all, m| all | m.0),
+        )
+    }
+
     /// Ends the turn: counts it, passes the move, records the position, decides the result.
     /// `captured` implies `irreversible`.
     fn finish_turn(&mut self, irreversible: bool, captured: bool) {

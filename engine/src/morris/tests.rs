@@ -863,3 +863,25 @@ fn without_flying_three_pieces_slide_and_can_be_blocked() {
     let end = turn(&g, "g4-g7xa1").unwrap();
     assert_eq!(outcome(&end), Some((Some(Player::Blue), Reason::Pieces)));
 }
+
+#[test]
+fn last_mill_names_the_mills_the_last_step_closed_until_the_next_turn() {
+    let g = replay("a7 b6 d7 d6");
+    assert_eq!(g.last_mill(), Points::EMPTY, "no mill yet");
+    let pending = g.play(Action::Place(p("g7"))).unwrap();
+    assert_eq!(pending.last_mill(), Points(points("a7 d7 g7")));
+    let taken = pending.play(Action::Capture(p("b6"))).unwrap();
+    assert_eq!(
+        taken.last_mill(),
+        Points(points("a7 d7 g7")),
+        "the mill stands"
+    );
+    let next = taken.play(Action::Place(p("b4"))).unwrap();
+    assert_eq!(next.last_mill(), Points::EMPTY, "the next turn closed none");
+    // A piece closing two mills at once names both.
+    let double = setup("a7 d7 g4 g1", "b6 d6 f6 b4", [1, 1], Player::Blue)
+        .play(Action::Place(p("g7")))
+        .unwrap();
+    assert_eq!(double.last_mill(), Points(points("a7 d7 g7 g4 g1")));
+    assert_eq!(Morris::new().last_mill(), Points::EMPTY);
+}

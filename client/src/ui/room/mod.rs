@@ -148,7 +148,7 @@ fn board_html(v: &View, h: &Handlers, node: NodeRef) -> Html {
             frozen,
         } => html! {
             <MorrisBoard game={game.clone()} selected={*selected} focus={*focus} frozen={*frozen}
-                on_activate={h.point.clone()} on_key={h.key.clone()} {node} />
+                on_activate={h.point.clone()} on_key={h.key.clone()} input={v.my_turn} {node} />
         },
         BoardView::Meta {
             game,
@@ -156,7 +156,7 @@ fn board_html(v: &View, h: &Handlers, node: NodeRef) -> Html {
             frozen,
         } => html! {
             <MetaBoard game={*game} focus={*focus} frozen={*frozen}
-                on_activate={h.cell.clone()} on_key={h.key.clone()} {node} />
+                on_activate={h.cell.clone()} on_key={h.key.clone()} input={v.my_turn} {node} />
         },
         BoardView::Placeholder(text) => html! { <div class="board-placeholder">{ *text }</div> },
     }
