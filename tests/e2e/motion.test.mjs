@@ -41,6 +41,11 @@ async function open(route, { lang = 'fr', viewport = DESKTOP, reduce = false } =
 
 const pt = (i) => `[data-point="${i}"]`;
 
+/** A computer page asks its settings first: the defaults, then « Commencer » / « Start ». */
+async function start(page, lang) {
+  await page.locator('[data-setup]').getByRole('button', { name: lang === 'fr' ? 'Commencer' : 'Start' }).click();
+}
+
 /** Plays Morris tokens by clicks (placements, moves, captures). */
 async function clicks(page, record) {
   for (const token of record.split(' ')) {
@@ -113,7 +118,8 @@ for (const [lang, viewport, name] of [['fr', DESKTOP, 'desktop'], ['en', PHONE, 
     await page.locator(pt(point('b4'))).click();
     assert.equal(await page.locator('.point.mill').count(), 0);
 
-    // A fresh game to the moving stage.
+    // A fresh game to the moving stage (a reload alone brings the kept game back).
+    await page.evaluate(() => localStorage.removeItem('moulin-hot-seat-v1'));
     await page.reload();
     await page.locator('svg.board').waitFor();
     await clicks(page, PLACED);
@@ -152,6 +158,7 @@ for (const [lang, viewport, name] of [['fr', DESKTOP, 'desktop'], ['en', PHONE, 
 for (const [lang, reduce] of [['fr', false], ['en', true], ['en', false], ['fr', true]]) {
   test(`the computer's move ${reduce ? 'does not animate under prefers-reduced-motion' : 'animates'} (${lang})`, async () => {
     const { page, context, errors } = await open('/moulin/ordinateur', { lang, reduce });
+    await start(page, lang);
     assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), reduce);
     await page.locator(pt(point('d6'))).click();
     await page.waitForFunction(() => document.querySelector('main').dataset.turns === '2'
@@ -177,6 +184,7 @@ for (const [lang, reduce] of [['fr', false], ['en', true], ['en', false], ['fr',
 
 test('Meta: only the cells of the required board light up on hover; the computer\'s mark animates', async () => {
   const { page, context, errors } = await open('/meta-morpion/ordinateur', { lang: 'en' });
+  await start(page, 'en');
   await page.locator(`[data-cell="${cell('e5')}"]`).click();
   await page.waitForFunction(() => document.querySelector('main').dataset.turns === '2'
     && document.querySelector('main').dataset.thinking !== 'true');
@@ -210,7 +218,8 @@ for (const lang of ['fr', 'en']) {
     assert.equal(await page.getByLabel(TEXT[lang].sound).inputValue(), 'on');
     assert.equal(await page.evaluate(() => localStorage.getItem('moulin-sound-v1')), 'on');
     await page.evaluate(() => { window.moulin.played = null; });
-    await page.locator(pt(point('d6'))).click();
+    // The kept game came back with d6 taken: the next placement.
+    await page.locator(pt(point('b6'))).click();
     await page.waitForFunction(() => window.moulin.played === 'place');
     await page.getByLabel(TEXT[lang].sound).selectOption({ label: TEXT[lang].off });
     await page.reload();

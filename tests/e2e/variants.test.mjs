@@ -261,7 +261,7 @@ test('the viewer: a record under other rules replays under them; a bad Rules hea
   await paste('[Game "morris"]\n[Rules "ten"]\nd6\n');
   await page.locator('[data-verified="false"]').waitFor();
   assert.match(await page.locator('[data-verified]').textContent(),
-    /Notation refusée : les règles de l'en-tête de la ligne 2 ne se lisent pas \(unknown rule set "ten"/);
+    /Notation refusée : les règles de l'en-tête de la ligne 2 ne se lisent pas \(« ten » n'est pas un nom de règles connu\)/);
   await context.close();
 });
 
