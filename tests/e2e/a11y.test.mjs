@@ -102,7 +102,7 @@ test('hot-seat Morris: moves, a mill and its capture, undo and a new game are re
   await page.locator('[data-point="8"]').click(); // b6
   await heard(page, 'Bleu pose en g7 et capture b6.');
   await scan(page, 'hot-seat Morris');
-  await pressButton(page, 'Annuler');
+  await pressButton(page, 'Annuler le coup');
   await heard(page, 'Dernier tour annulé. Au tour de Bleu.');
 
   // The new-game dialog by keyboard: its first button has the focus; Escape gives it back.
@@ -167,7 +167,7 @@ test('against the computer, both games: the computer\'s moves are read aloud too
   await heard(m.page, /^Rouge pose en [a-g][1-7]\.$/);
   await m.page.locator('main[data-thinking="false"]').waitFor();
   await scan(m.page, 'computer Morris');
-  await pressButton(m.page, 'Annuler');
+  await pressButton(m.page, 'Annuler le coup');
   await heard(m.page, 'Tours annulés. Au tour de Bleu.');
   await pressButton(m.page, 'Nouvelle partie');
   await scan(m.page, 'computer Morris, new-game dialog');
@@ -217,7 +217,7 @@ test('remote: the opponent\'s moves, proposals and presence are read aloud; dial
 
   // The host asks to undo; the guest hears the request, its dialog has the focus.
   await h.page.locator('main[data-my-turn="true"]').waitFor();
-  await pressButton(h.page, 'Annuler');
+  await pressButton(h.page, 'Annuler le coup');
   await heard(g.page, 'Votre adversaire demande à annuler le dernier tour.');
   await g.page.locator('[data-proposal="theirs"]').waitFor();
   assert.deepEqual(await focusOf(g.page), { tag: 'button', text: 'Accepter', board: false });

@@ -19,7 +19,7 @@ const LANDSCAPE = { ...PHONE, width: PHONE.height, height: PHONE.width };
 const WORDS = {
   fr: {
     resumed: 'Partie reprise là où vous l\'aviez laissée.', start: 'Commencer', newGame: 'Nouvelle partie',
-    undo: 'Annuler', red: 'Rouge', beginner: 'Débutant', strong: 'Fort', limit: 'Limite de tours (1 à 500)',
+    undo: 'Annuler le coup', red: 'Rouge', beginner: 'Débutant', strong: 'Fort', limit: 'Limite de tours (1 à 500)',
     thinking: 'L\'ordinateur réfléchit…', refused: 'Un réglage est refusé : corrigez-le avant de jouer.',
     setup: 'Choisissez le niveau de l\'ordinateur et votre camp, puis « Commencer ».',
     waits: 'Le plateau attend « Commencer ».',

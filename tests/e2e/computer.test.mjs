@@ -282,7 +282,7 @@ test('undo and new game while the computer thinks stop its worker; its answer ne
   // Undo while it thinks: the search is stopped (its worker terminated), the player's turn taken
   // back, and nothing lands afterwards (waiting longer than « Fort »'s second).
   const mine = engineAi('meta', st.record);
-  now = await clicksInPage(page, [cellAt(mine), button('Annuler')]);
+  now = await clicksInPage(page, [cellAt(mine), button('Annuler le coup')]);
   assert.deepEqual([now.thinking, now.turns], [false, 2]);
   await terminated(1);
   await page.waitForTimeout(1500);
@@ -317,7 +317,7 @@ test('undo and new game while the computer thinks stop its worker; its answer ne
 
 test('when the computer opens, undo never takes back its opening turn alone', async () => {
   const { page, context } = await open('/moulin/ordinateur');
-  const undo = page.getByRole('button', { name: 'Annuler' });
+  const undo = page.getByRole('button', { name: 'Annuler le coup' });
   await choose(page, { level: 1, side: 'Rouge' });
   let st = await playerToMove(page, 1);
   assert.equal(st.human, 1);
@@ -355,7 +355,7 @@ test('undo while the computer\'s Morris capture waits to land: its turn and the 
         const status = document.querySelector('[data-status]');
         if (status.textContent.startsWith('L\'ordinateur a formé un moulin')) {
           const { thinking, record } = d;
-          [...document.querySelectorAll('button')].find((b) => b.textContent === 'Annuler').click();
+          [...document.querySelectorAll('button')].find((b) => b.textContent === 'Annuler le coup').click();
           resolve({ thinking, record });
         } else if (status.dataset.status !== 'playing' || (d.thinking === 'false' && Number(d.turns) >= turns + 2)) {
           resolve(null);
@@ -459,7 +459,7 @@ test('offline once the worker is loaded: the game goes on, a new worker starts f
     await playToken(page, 'morris', engineAi('morris', st.record, { seed: i }));
     st = await playerToMove(page, st.turns + 2);
   }
-  await page.getByRole('button', { name: 'Annuler' }).click();
+  await page.getByRole('button', { name: 'Annuler le coup' }).click();
   await page.locator(`main[data-turns="${st.turns - 2}"]`).waitFor();
   await screenshot(page, 'computer-morris-offline-desktop');
   const after = requests.slice(loaded);

@@ -111,7 +111,7 @@ for (const [how, play] of [['clicking', playMorrisByClicks], ['keyboard', playMo
 
 test('Morris undo: a bare selection, a pending capture, and after the end', async () => {
   const { page, context } = await open('/moulin');
-  const undo = page.getByRole('button', { name: 'Annuler' });
+  const undo = page.getByRole('button', { name: 'Annuler le coup' });
   assert.ok(await undo.isDisabled());
   const tokens = MORRIS_GAME.split(' ');
   // Up to the capture of turn 7: c5 closes c5-c4-c3, the capture is pending.
@@ -211,7 +211,7 @@ for (const [how, play] of [['clicking', playMetaByClicks], ['keyboard', playMeta
 
 test('Méta Morpion undo, required board hint, refusals and new game', async () => {
   const { page, context } = await open('/meta-morpion');
-  const undo = page.getByRole('button', { name: 'Annuler' });
+  const undo = page.getByRole('button', { name: 'Annuler le coup' });
   await page.locator(`[data-cell="${cell('e5')}"]`).click();
   assert.match(await status(page).textContent(), /jouez dans la grille au centre/);
   assert.match(await undo.getAttribute('class'), /blue/, 'undo takes the last mover colour');

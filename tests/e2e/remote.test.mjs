@@ -65,7 +65,7 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   for (let i = 0; i < 4; i++) await turn(i);
 
   // Undo declined: Blue asks, Red refuses; then Red asks for its own last turn and Blue accepts.
-  await host.getByRole('button', { name: 'Annuler' }).click();
+  await host.getByRole('button', { name: 'Annuler le coup' }).click();
   await host.locator('[data-proposal="mine"]').waitFor();
   const asked = guest.getByRole('alertdialog');
   await asked.getByText(`Votre adversaire demande à annuler le dernier tour, ${tokens[3]}.`).waitFor();
@@ -74,7 +74,7 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   await asked.getByRole('button', { name: 'Refuser' }).click();
   await host.getByText('Votre adversaire a refusé : annuler le dernier tour.').waitFor();
   assert.equal(await host.locator('[data-point] [data-piece], [data-point][data-piece]').count(), 4);
-  await guest.getByRole('button', { name: 'Annuler' }).click();
+  await guest.getByRole('button', { name: 'Annuler le coup' }).click();
   // The request takes the keyboard focus and the tab's title: Enter accepts.
   await host.getByRole('alertdialog').waitFor();
   await host.waitForFunction(() => document.activeElement?.textContent === 'Accepter');
@@ -130,6 +130,11 @@ test('a complete Morris game through an invite link: reload, undo declined and a
   // One flipped character is caught.
   const bad = transcript.replace(/\n([0-9a-f]{20})([0-9a-f])/, (_, a, b) => `\n${a}${b === '0' ? '1' : '0'}`);
   assert.throws(() => execFileSync(ENGINE_BIN, ['verify'], { input: bad, stdio: 'pipe' }));
+  // The finished game's link to the viewer carries that very record, to pass on.
+  const review = await guest.locator('[data-review]').getAttribute('href');
+  assert.ok(review.startsWith('/partie#r='), review);
+  assert.equal(decodeURIComponent(review.slice('/partie#r='.length)), record);
+  assert.equal(await guest.getByRole('button', { name: 'Copier le lien de la partie' }).count(), 1);
 
   // Rematch, from the result itself: the guest now opens as Blue.
   await host.getByRole('button', { name: 'Revanche' }).click();

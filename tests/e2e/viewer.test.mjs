@@ -153,6 +153,16 @@ test('hot-seat: the history of whole games is engine replay\'s turn list; browse
   await page.getByRole('button', { name: 'Retour à la partie' }).click();
   await page.locator('[data-browsing]').waitFor({ state: 'detached' });
 
+  // The end of the game offers the next one in the result itself, and this one to pass on: its
+  // link copied whole (the record in the fragment), the banner a result, not an alarm.
+  assert.ok(await page.getByRole('button', { name: 'Rejouer' }).isVisible());
+  assert.notEqual(await page.locator('[data-status="won"]').evaluate((e) => getComputedStyle(e).backgroundColor),
+    await page.locator('[data-status="won"]').evaluate((e) => getComputedStyle(e).borderLeftColor));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ctx.relay.url });
+  await page.getByRole('button', { name: 'Copier le lien de la partie' }).click();
+  await page.locator('[data-copied="true"]', { hasText: 'Lien de la partie copié' }).waitFor();
+  const href = await page.locator('[data-review]').getAttribute('href');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), ctx.relay.url + href);
   // The end of the game links to the viewer, with the record and its headers.
   await page.locator('[data-review]').click();
   await page.waitForURL(/\/partie#r=/);

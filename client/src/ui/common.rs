@@ -111,6 +111,64 @@ pub struct StatusProps {
 }
 
 /// The result area: whose turn or the result (with the end-to-end hooks), and the last refusal.
+/// The viewer's address of a record, which its fragment carries (it never leaves the browser).
+pub fn viewer_link(record: &str) -> String {
+    format!(
+        "/partie#r={}",
+        String::from(js_sys::encode_uri_component(record))
+    )
+}
+
+#[derive(Properties, PartialEq)]
+pub struct GameLinkProps {
+    /// The viewer's address of the finished game, its record in the fragment.
+    pub href: String,
+    /// Words after the link (the room's: how to get the signed transcript).
+    #[prop_or_default]
+    pub more: Option<&'static str>,
+}
+
+/// A finished game to look back at and to pass on: the viewer's link, whose fragment carries the
+/// record (it never reaches a server), a button that copies it whole and, where the browser has
+/// one, its share sheet.
+#[component]
+pub fn GameLink(props: &GameLinkProps) -> Html {
+    use_lang();
+    let copied = use_state(|| None::<bool>);
+    let absolute = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .map_or_else(|| props.href.clone(), |o| format!("{o}{}", props.href));
+    let on_copy = {
+        let (copied, url) = (copied.clone(), absolute.clone());
+        Callback::from(move |_: MouseEvent| {
+            let copied = copied.clone();
+            super::browser::copy_text(&url, move |ok| copied.set(Some(ok)));
+        })
+    };
+    let on_share = {
+        let url = absolute.clone();
+        Callback::from(move |_: MouseEvent| super::browser::share(t::game_share_text(), &url))
+    };
+    html! {
+        <div class="game-link">
+            <p class="review"><a href={props.href.clone()} data-review="">{ words(t::review()) }</a>
+                if let Some(more) = props.more { { " " }{ words(more) } }</p>
+            <p class="actions">
+                <button type="button" class="button secondary" data-copy-game="" onclick={on_copy}>
+                    { words(t::game_link_copy()) }</button>
+                if super::browser::can_share() {
+                    <button type="button" class="button secondary" data-share-game="" onclick={on_share}>
+                        { words(t::game_share()) }</button>
+                }
+            </p>
+            if let Some(ok) = *copied {
+                <p class="hint" role="status" data-copied={ok.to_string()}>
+                    { words(if ok { t::game_link_copied() } else { t::game_link_failed() }) }</p>
+            }
+        </div>
+    }
+}
+
 #[component]
 pub fn Status(props: &StatusProps) -> Html {
     let (status, winner) = match props.result {

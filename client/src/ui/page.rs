@@ -3,7 +3,9 @@
 //! with the hint, progress, history, rules with the settings, and the new-game dialog.
 //! One function for both games, so that the page's code is in the bundle once.
 
-use super::common::{Actions, Announcer, ConfirmNewGame, PlayerCard, Status};
+use super::common::{
+    viewer_link, Actions, Announcer, ConfirmNewGame, GameLink, PlayerCard, Status,
+};
 use super::history::{browsing_banner, history_panel};
 use super::words;
 use crate::i18n::t;
@@ -173,12 +175,15 @@ pub fn game_page(p: Parts) -> Html {
                 <div class="play-bottom">
                     { browsing }
                     if !setting_up {
-                        <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new}
+                        <Actions can_undo={p.can_undo} on_undo={p.on_undo} on_new={p.on_new.clone()}
                             undo_colour={p.undo_colour} can_hint={p.can_hint} on_hint={p.on_hint}
                             hint={p.hint} />
                     }
                     if let Some(href) = p.review {
-                        <p class="review"><a href={href} data-review="">{ words(t::review()) }</a></p>
+                        // The game is over: the next one, and this one to pass on, from here.
+                        <p class="rematch"><button type="button" class="button" data-rematch=""
+                            onclick={p.on_new.reform(|_: MouseEvent| ())}>{ words(t::play_again()) }</button></p>
+                        <GameLink {href} />
                     }
                     <p class="progress">{ p.progress }</p>
                     <label class="switch coords-switch">
@@ -258,8 +263,5 @@ pub fn review_link(game: &engine::AnyGame, names: [String; 2], record: &str) -> 
         engine::record::result_text(end.map(|o| o.winner)),
         end.map(|o| o.reason.as_str()),
     ) + record;
-    format!(
-        "/partie#r={}",
-        String::from(js_sys::encode_uri_component(&text))
-    )
+    viewer_link(&text)
 }

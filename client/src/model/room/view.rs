@@ -226,8 +226,9 @@ pub struct View {
     pub title: Option<&'static str>,
     /// The turns of the current game, and the past position shown.
     pub history: Option<HistoryView>,
-    /// The game is over: the page links to the viewer (with « Exporter la partie »).
-    pub review: bool,
+    /// The game is over: its record (headers and turns, as « Exporter la partie » writes it),
+    /// which the page's link to the viewer carries.
+    pub review: Option<String>,
     /// The Morris rules in force (before the host is met, those the link announces).
     pub rules: Option<engine::morris::Rules>,
     /// The room's colours are drawn by lot (or the link says they will be).
@@ -341,7 +342,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             limit: self.limit(),
             dialog: self.dialog(in_progress),
             their_proposal: self.their_proposal(now).filter(|_| !left && seated),
-            review: room.game().is_some() && !in_progress,
+            review: (room.game().is_some() && !in_progress).then(|| self.record()),
             history: self.history(),
             title: self.title(!left && seated),
             rules: self.rules_in_force(),

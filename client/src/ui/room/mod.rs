@@ -14,8 +14,8 @@ pub use tab::RoomPage;
 use super::boards::{MetaBoard, MorrisBoard};
 use super::common::game_name;
 use super::common::{
-    board_key, follow_focus, rules_in_words, Announcer, BoardKey, LimitField, NoWebRtcNotice,
-    PlayerCard, Status,
+    board_key, follow_focus, rules_in_words, viewer_link, Announcer, BoardKey, GameLink,
+    LimitField, NoWebRtcNotice, PlayerCard, Status,
 };
 use super::history::{browsing_banner, history_panel, listen_keys};
 use super::{browser, use_lang, words, Route};
@@ -313,9 +313,8 @@ fn board_column(v: &View, h: &Handlers, board: NodeRef) -> Html {
             if let Some(text) = v.my_proposal.clone() {
                 <ProposalBanner {text} act={act.clone()} />
             }
-            if v.review {
-                <p class="review"><a href="/partie" data-review="">{ words(t::review()) }</a>
-                    { " " }{ words(t::review_remote()) }</p>
+            if let Some(record) = v.review.as_deref() {
+                <GameLink href={viewer_link(record)} more={Some(t::review_remote())} />
             }
             <div class="board-scroll">{ board_html(v, h, board) }</div>
             // Under the board, so that the board does not move when it comes and goes.
