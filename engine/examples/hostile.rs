@@ -33,13 +33,16 @@
 // `--cfg before` builds it on the code before issue #21 (docs/protocol.md, « Costs »).
 #![allow(unexpected_cfgs)]
 
+#[path = "common/attacks.rs"]
+mod attacks;
+
+use attacks::{chained, long_room, of};
 use ed25519_dalek::SigningKey;
 use engine::session::wire::{self, Digest32, Header, Heads, Message};
 use engine::session::{
-    Body, Command, Effect, Entry, Invite, Loopback, Proposal, Rules, Seat, Session, GUEST_SEED,
-    HOST_SEED,
+    Body, Command, Effect, Entry, Invite, Proposal, Rules, Seat, Session, GUEST_SEED, HOST_SEED,
 };
-use engine::{AnyGame, Game, GameKind, Step};
+use engine::{AnyGame, GameKind, Step};
 
 /// A room signed by hand, both seats' keys known: entries chained as the test says.
 struct Forger {
@@ -253,38 +256,6 @@ fn files(dir: &str, mb: f64) {
     }
 }
 
-/// A room with `entries` entries or more behind it: 200-turn Morris games one after the other
-/// (each accepted as a new game when it ends), the last one in progress; both sides in sync.
-fn long_room(entries: usize) -> Loopback {
-    let mut net = Loopback::new(GameKind::Morris, 200);
-    net.set_now(1_750_000_000_000);
-    let mut pick = 1usize;
-    let mut held = 2;
-    loop {
-        let Some(seat) = net.mover() else {
-            net.exchange(
-                Seat::Host,
-                Command::Propose(Proposal::NewGame { max_turns: None }),
-            );
-            net.exchange(Seat::Guest, Command::Reply { accept: true });
-            held += 2;
-            continue;
-        };
-        if held >= entries {
-            break;
-        }
-        let Some(AnyGame::Morris(g)) = net.host().game() else {
-            break;
-        };
-        let actions = g.legal_actions();
-        pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
-        let step = Step::from_morris(actions[pick % actions.len()]);
-        net.exchange(seat, Command::Play(step));
-        held += 1;
-    }
-    net
-}
-
 /// The honest page: its session, and its last save kept.
 struct Page {
     session: Session,
@@ -373,38 +344,6 @@ fn measure(name: &str, session: Session, messages: Vec<Vec<u8>>) {
         per(3),
         per(4),
     );
-}
-
-/// The next `count` entries of `seat`, chained after `own` (its entries so far), each declaring
-/// `seen` (a hash of the other seat's entries) and dated a second after the one before.
-fn chained(own: &[Entry], seat: Seat, seen: Digest32, count: usize, body: Body) -> Vec<Vec<u8>> {
-    let seed = if seat == Seat::Host {
-        HOST_SEED
-    } else {
-        GUEST_SEED
-    };
-    let mut last = own.last().unwrap().clone();
-    (0..count)
-        .map(|_| {
-            let header = Header {
-                room: last.header.room,
-                seat,
-                seq: last.header.seq + 1,
-                time: last.header.time.max(1_760_000_000_000) + 1_000,
-                prev: last.hash(),
-                seen,
-            };
-            last = Entry::sign(&SigningKey::from_bytes(&seed), header, body.clone());
-            wire::encode(&Message::Entries(vec![last.clone()]))
-        })
-        .collect()
-}
-
-fn of(s: &Session, seat: Seat) -> Vec<Entry> {
-    s.entries()
-        .into_iter()
-        .filter(|e| e.seat() == seat)
-        .collect()
 }
 
 fn live(count: usize, entries: usize) {

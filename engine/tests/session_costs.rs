@@ -4,75 +4,17 @@
 //! stated bounds; and `engine verify`'s steps on a hostile transcript grow with the file, not with
 //! its square. The attacks are those of `examples/hostile.rs`, which measures them in seconds.
 
+#[path = "../examples/common/attacks.rs"]
+mod attacks;
+
+use attacks::{chained, long_room, of};
 use ed25519_dalek::SigningKey;
 use engine::session::transcript::{self, Verifier};
-use engine::session::wire::{self, Digest32, Header, Heads, Message};
+use engine::session::wire::{self, Digest32, Heads, Message};
 use engine::session::{
-    Body, Command, Effect, Entry, Loopback, Proposal, Seat, Session, Work, EXCUSE_REACH,
-    GUEST_SEED, HOST_SEED, SNAPSHOT_EVERY,
+    Body, Command, Effect, Loopback, Proposal, Seat, Session, Work, EXCUSE_REACH, SNAPSHOT_EVERY,
 };
-use engine::{AnyGame, Game, GameKind, Step};
-
-/// A room with at least `entries` entries: 200-turn Morris games one after the other, the last
-/// in progress; both sides in sync.
-fn long_room(entries: usize) -> Loopback {
-    let mut net = Loopback::new(GameKind::Morris, 200);
-    net.set_now(1_750_000_000_000);
-    let mut pick = 1usize;
-    loop {
-        let Some(seat) = net.mover() else {
-            net.exchange(
-                Seat::Host,
-                Command::Propose(Proposal::NewGame { max_turns: None }),
-            );
-            net.exchange(Seat::Guest, Command::Reply { accept: true });
-            continue;
-        };
-        if net.host().entries().len() >= entries {
-            return net;
-        }
-        let Some(AnyGame::Morris(g)) = net.host().game() else {
-            unreachable!("a Morris room");
-        };
-        let actions = g.legal_actions();
-        pick = pick.wrapping_mul(31).wrapping_add(7) % 1_000_003;
-        net.exchange(
-            seat,
-            Command::Play(Step::from_morris(actions[pick % actions.len()])),
-        );
-    }
-}
-
-fn of(s: &Session, seat: Seat) -> Vec<Entry> {
-    s.entries()
-        .into_iter()
-        .filter(|e| e.seat() == seat)
-        .collect()
-}
-
-/// The next `count` entries of `seat` after `own`, each declaring `seen` and one message.
-fn chained(own: &[Entry], seat: Seat, seen: Digest32, count: usize, body: Body) -> Vec<Vec<u8>> {
-    let seed = if seat == Seat::Host {
-        HOST_SEED
-    } else {
-        GUEST_SEED
-    };
-    let mut last = own.last().unwrap().clone();
-    (0..count)
-        .map(|_| {
-            let header = Header {
-                room: last.header.room,
-                seat,
-                seq: last.header.seq + 1,
-                time: last.header.time.max(1_760_000_000_000) + 1_000,
-                prev: last.hash(),
-                seen,
-            };
-            last = Entry::sign(&SigningKey::from_bytes(&seed), header, body.clone());
-            wire::encode(&Message::Entries(vec![last.clone()]))
-        })
-        .collect()
-}
+use engine::GameKind;
 
 /// The steps the honest session spends on the messages (a second apart), and the entries it
 /// sends back.
