@@ -225,12 +225,12 @@ test('one room, one tab per browser; a third visitor sees only a full room; a re
   assert.match(await draw.textContent(), /^Proposer la nulle \((10|9) s\)$/);
   assert.equal(await draw.isDisabled(), true);
   await gp.getByRole('button', { name: 'Proposer la nulle', exact: true }).waitFor({ timeout: 15000 });
-  // « Annuler » likewise, each kind of request with its own wait.
-  await gp.getByRole('button', { name: 'Annuler', exact: true }).click();
+  // « Annuler le coup » likewise, each kind of request with its own wait.
+  await gp.getByRole('button', { name: 'Annuler le coup', exact: true }).click();
   await h2.page.getByRole('alertdialog').getByRole('button', { name: 'Refuser' }).click();
   await gp.getByText('Votre adversaire a refusé : annuler le dernier tour.').waitFor();
-  const undo = gp.getByRole('button', { name: /^Annuler/ });
-  assert.match(await undo.textContent(), /^Annuler \((10|9) s\)$/);
+  const undo = gp.getByRole('button', { name: /^Annuler le coup/ });
+  assert.match(await undo.textContent(), /^Annuler le coup \((10|9) s\)$/);
   assert.equal(await undo.isDisabled(), true);
   assert.equal(await draw.isDisabled(), false, 'the draw does not wait for the undo');
 
