@@ -7,13 +7,13 @@
 //! proof of a cheat.
 
 mod common;
-use common::{entries_of, lying, lying_at, META_GAME};
+use common::{entries_of, lying, lying_at, play_tokens, token_step, verify, META_GAME};
 use ed25519_dalek::SigningKey;
-use engine::session::transcript::{self, Verified};
+use engine::session::transcript;
 use engine::session::{
     Body, Command, Digest32, Ending, Entry, Finish, Loopback, Proposal, Seat, Session, Step, Void,
 };
-use engine::{AnyGame, GameKind, Player, Reason};
+use engine::{GameKind, Player, Reason};
 
 /// How many entries of the other seat `seat`'s last entry had seen.
 fn last_seen(net: &Loopback, seat: Seat) -> usize {
@@ -35,27 +35,6 @@ fn send(net: &mut Loopback, e: Entry) {
     net.deliver_entries(e.seat().other(), vec![e]);
     net.settle();
     net.advance(5_000);
-}
-
-fn play_tokens(net: &mut Loopback, tokens: &[&str]) {
-    for t in tokens {
-        let seat = net.mover().expect("the game goes on");
-        let step = token_step(net, t);
-        net.exchange(seat, Command::Play(step));
-    }
-}
-
-fn token_step(net: &Loopback, token: &str) -> Step {
-    match net.host().game().unwrap() {
-        AnyGame::Meta(_) => Step::from_cell(engine::meta::Cell::from_name(token).unwrap()),
-        AnyGame::Morris(_) => {
-            Step::Place(engine::morris::Point::from_name(token).unwrap().index() as u8)
-        }
-    }
-}
-
-fn verify(net: &Loopback, seat: Seat) -> Verified {
-    transcript::verify(&net.side(seat).export()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

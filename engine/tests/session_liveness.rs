@@ -6,34 +6,16 @@
 //! and the honest side's export says why the game ended.
 
 mod common;
-use common::{entries_of, lying, lying_at, signed, version_two_room, META_GAME};
-use engine::session::transcript::{self, Verified};
+use common::{
+    entries_of, lying, lying_at, play_tokens, signed, token_step, verify, version_two_room,
+    META_GAME,
+};
+use engine::session::transcript;
 use engine::session::{
     wire, Body, Command, CommandError, Ending, Entry, Event, Finish, Loopback, Presence, Proposal,
-    Seat, Step, Void, GUEST_SEED, HOST_SEED,
+    Seat, Void, GUEST_SEED, HOST_SEED,
 };
-use engine::{AnyGame, GameKind, Player};
-
-fn play_tokens(net: &mut Loopback, tokens: &[&str]) {
-    for t in tokens {
-        let seat = net.mover().expect("the game goes on");
-        let step = token_step(net, t);
-        net.exchange(seat, Command::Play(step));
-    }
-}
-
-fn token_step(net: &Loopback, token: &str) -> Step {
-    match net.host().game().unwrap() {
-        AnyGame::Meta(_) => Step::from_cell(engine::meta::Cell::from_name(token).unwrap()),
-        AnyGame::Morris(_) => {
-            Step::Place(engine::morris::Point::from_name(token).unwrap().index() as u8)
-        }
-    }
-}
-
-fn verify(net: &Loopback, seat: Seat) -> Verified {
-    transcript::verify(&net.side(seat).export()).unwrap_or_else(|e| panic!("{e}"))
-}
+use engine::{GameKind, Player};
 
 /// The host waits for the guest's reservation to run out, as its page does, and claims: refused
 /// a millisecond before the time its page shows, standing at that time.

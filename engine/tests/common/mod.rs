@@ -4,11 +4,13 @@
 #![allow(dead_code)] // each test file uses its part
 
 use ed25519_dalek::SigningKey;
+use engine::session::transcript::{self, Verified};
 use engine::session::wire::{Digest32, Entry, Header};
+use engine::session::Command;
 use engine::session::{
     wire, Body, Config, Invite, Loopback, Saved, Seat, Session, GUEST_SEED, HOST_SEED,
 };
-use engine::GameKind;
+use engine::{AnyGame, GameKind, Step};
 
 /// A Méta Morpion game Red (the guest) wins with its last move, `f4`.
 pub const META_GAME: &str =
@@ -117,4 +119,28 @@ pub fn signed_after(entries: &[Entry], key: [u8; 32], seat: Seat, body: Body) ->
         seen: other.last().map_or(wire::Digest32::ZERO, |e| e.hash()),
     };
     Entry::sign(&ed25519_dalek::SigningKey::from_bytes(&key), header, body)
+}
+
+/// Plays `tokens` (Méta cells or Morris placements), each by the seat to move.
+pub fn play_tokens(net: &mut Loopback, tokens: &[&str]) {
+    for t in tokens {
+        let seat = net.mover().expect("the game goes on");
+        let step = token_step(net, t);
+        net.exchange(seat, Command::Play(step));
+    }
+}
+
+/// The step a token names in the room's game (a Méta cell, or a Morris placement).
+pub fn token_step(net: &Loopback, token: &str) -> Step {
+    match net.host().game().unwrap() {
+        AnyGame::Meta(_) => Step::from_cell(engine::meta::Cell::from_name(token).unwrap()),
+        AnyGame::Morris(_) => {
+            Step::Place(engine::morris::Point::from_name(token).unwrap().index() as u8)
+        }
+    }
+}
+
+/// What `engine verify` finds in `seat`'s export (a refusal fails the test).
+pub fn verify(net: &Loopback, seat: Seat) -> Verified {
+    transcript::verify(&net.side(seat).export()).unwrap_or_else(|e| panic!("{e}"))
 }
