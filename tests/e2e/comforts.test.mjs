@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   relayAndBrowser, PHONE, screenshot, engineReplay, engineAi, morrisClicks, cell, boardString,
+  COUNT_PAGE, timersDone,
 } from './harness.mjs';
 
 const ctx = {};
@@ -39,13 +40,15 @@ const WORDS = {
   },
 };
 
-/** A fresh page (own context, own storage) in `lang`, recording page errors. */
-async function open(pathname, { viewport = DESKTOPS[0], lang = 'fr' } = {}) {
+/** A fresh page (own context, own storage) in `lang`, recording page errors; with `count`, its
+ * timers and workers counted (harness.mjs, `COUNT_PAGE`). */
+async function open(pathname, { viewport = DESKTOPS[0], lang = 'fr', count = false } = {}) {
   const context = await ctx.browser.newContext({
     viewport: { width: viewport.width, height: viewport.height },
     locale: lang === 'fr' ? 'fr-FR' : 'en-GB',
     ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}),
   });
+  if (count) await context.addInitScript(COUNT_PAGE);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -251,7 +254,7 @@ test('a corrupted or old stored game is ignored: the page starts afresh, and kee
 
 test('against the computer the settings come first: choosing Red moves nothing until « Commencer »', async () => {
   for (const [lang, viewport, game] of [['fr', DESKTOPS[0], 'moulin'], ['en', PHONE, 'meta-morpion']]) {
-    const { page, context, errors, w } = await open(`/${game}/ordinateur`, { viewport, lang });
+    const { page, context, errors, w } = await open(`/${game}/ordinateur`, { viewport, lang, count: true });
     const workers = [];
     context.on('request', (r) => { if (!r.serviceWorker() && r.url().includes('/worker-')) workers.push(r.url()); });
     const setup = page.locator('[data-setup]');
@@ -264,9 +267,11 @@ test('against the computer the settings come first: choosing Red moves nothing u
     else assert.ok(s.x >= b.x + b.width && s.y < b.y + b.height, 'the settings beside the board');
     assert.ok(s.y + s.height <= rules.y, 'before the rules');
     await assertInView(page, `${game} settings (${lang})`);
-    await page.waitForTimeout(1200);
+    // Whatever the page had put off (a computer's move would be) has happened by now.
+    await timersDone(page);
     let st = await state(page);
     assert.deepEqual([st.turns, st.thinking], [0, false], 'the computer waits');
+    assert.equal(await page.evaluate(() => window.__e2eWorkers), 0, 'no worker created yet');
     assert.equal(workers.length, 0, 'no worker loaded yet');
     // The board says why it waits; the level still changes.
     await page.locator(game === 'moulin' ? '[data-point="9"]' : `[data-cell="${cell('e5')}"]`).click();

@@ -16,7 +16,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
   ROOT, STATIC_DIR, ENGINE_BIN, startRelay, launchBrowser, DESKTOP, PHONE, screenshot, engineReplay, engineAi, point,
-  morrisClicks, cell, boardString, tabIntoBoard, arrowTo, morrisCoords, median,
+  morrisClicks, cell, boardString, tabIntoBoard, arrowTo, morrisCoords, median, COUNT_PAGE, timersDone,
 } from './harness.mjs';
 
 let relay;
@@ -41,10 +41,10 @@ after(async () => {
 });
 
 /** A fresh page (own context) that records every request (its workers' too) and page error.
- * `init` runs in the page before its own scripts. */
+ * `init` (a function or a list of them) runs in the page before its own scripts. */
 async function open(route, viewport = DESKTOP, init = null) {
   const context = await browser.newContext({ viewport, ...(viewport.isMobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: viewport.deviceScaleFactor } : {}) });
-  if (init) await context.addInitScript(init);
+  for (const script of [init ?? []].flat()) await context.addInitScript(script);
   const page = await context.newPage();
   const requests = [];
   const errors = [];
@@ -266,7 +266,7 @@ const button = (text) => ['button', text];
 const dialogRadio = (text) => ['[role="dialog"] label', text];
 
 test('undo and new game while the computer thinks stop its worker; its answer never lands; the board is locked meanwhile', async () => {
-  const { page, context, errors } = await open('/meta-morpion/ordinateur');
+  const { page, context, errors } = await open('/meta-morpion/ordinateur', DESKTOP, COUNT_PAGE);
   const terminated = workerClosings(page);
   await choose(page, { level: 4 });
   // The lock: while it thinks, a click is refused and says why; a1 is not in the board where
@@ -280,12 +280,13 @@ test('undo and new game while the computer thinks stop its worker; its answer ne
   let st = await playerToMove(page, 2);
   assert.equal(await page.locator(cellAt('a1')).getAttribute('data-piece'), null);
   // Undo while it thinks: the search is stopped (its worker terminated), the player's turn taken
-  // back, and nothing lands afterwards (waiting longer than « Fort »'s second).
+  // back, and nothing lands afterwards: the worker that could answer is gone, and every timeout
+  // the page had set (a landing it put off) has fired.
   const mine = engineAi('meta', st.record);
   now = await clicksInPage(page, [cellAt(mine), button('Annuler le coup')]);
   assert.deepEqual([now.thinking, now.turns], [false, 2]);
   await terminated(1);
-  await page.waitForTimeout(1500);
+  await timersDone(page);
   assert.equal((await state(page)).record, st.record);
   // New game while it thinks: a new game with the player Red (the computer opens), then at once
   // another with the player Blue.
@@ -295,7 +296,7 @@ test('undo and new game while the computer thinks stop its worker; its answer ne
   ]);
   assert.deepEqual([now.thinking, now.turns, now.human], [false, 0, 0]);
   await terminated(2);
-  await page.waitForTimeout(1500);
+  await timersDone(page);
   st = await state(page);
   assert.deepEqual([st.turns, st.human, st.thinking], [0, 0, false]);
   // Play on: the next worker answers the new position only.
@@ -337,9 +338,9 @@ test('when the computer opens, undo never takes back its opening turn alone', as
 test('undo while the computer\'s Morris capture waits to land: its turn and the player\'s go, the capture never lands', async () => {
   // The page's seed fixed (it is its only randomness), so against « Moyen » (a fixed budget)
   // the game is the same at every run.
-  const { page, context, errors } = await open('/moulin/ordinateur', DESKTOP, () => {
+  const { page, context, errors } = await open('/moulin/ordinateur', DESKTOP, [() => {
     crypto.getRandomValues = (a) => a.fill(7);
-  });
+  }, COUNT_PAGE]);
   await choose(page, { level: 3 });
   let st = await playerToMove(page, 0);
   let landing = null;
@@ -370,8 +371,9 @@ test('undo while the computer\'s Morris capture waits to land: its turn and the 
       await settled(page);
       st = await state(page);
       assert.deepEqual([st.record, st.turns, st.thinking], [before.record, before.turns, false]);
-      // Longer than the capture's delay: nothing lands, the board is the record's.
-      await page.waitForTimeout(1200);
+      // Once the capture's delay and every other timeout the page had set are past: nothing
+      // lands, the board is the record's.
+      await timersDone(page);
       st = await state(page);
       assert.deepEqual([st.record, st.thinking], [before.record, false]);
       assert.equal(await boardString(page, 'data-point', 24, 'BR'), engineReplay('morris', before.record).board);

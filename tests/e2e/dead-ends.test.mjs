@@ -39,11 +39,16 @@ test('a code nobody is in is said at once, in the lobby and in the room; a leave
     const context = await ctx.browser.newContext({ viewport: DESKTOP, locale });
     const page = await context.newPage();
     await page.goto(`${ctx.relay.url}/moulin/distance`);
-    const t0 = Date.now();
+    // « At once »: after one question to the relay about each game's room of that code (a code
+    // may be either game's), and no socket opened.
+    const asked = [];
+    let sockets = 0;
+    page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/ws/')) asked.push(r.url()); });
+    page.on('websocket', () => { sockets += 1; });
     await page.getByLabel(lobby).fill(nobody);
     await page.getByRole('button', { name: locale === 'fr-FR' ? 'Rejoindre' : 'Join' }).click();
     await page.locator('[role="alert"]', { hasText: said }).waitFor({ timeout: 5000 });
-    assert.ok(Date.now() - t0 < 5000);
+    assert.deepEqual([asked.length, sockets], [2, 0], asked.join(', '));
     assert.match(page.url(), /\/moulin\/distance$/, 'no seat taken');
     await context.close();
   }

@@ -1,6 +1,7 @@
 // Shared by the end-to-end suites: starts the relay serving the built client on a free loopback
 // port, launches Debian's headless Chromium, and knows the boards' notation.
 import { spawn, execFileSync } from 'node:child_process';
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,6 +116,54 @@ export async function restoreNetwork(context) {
     await page.waitForTimeout(200);
     await page.evaluate(() => { if (!navigator.onLine) dispatchEvent(new Event('online')); });
   }
+}
+
+/**
+ * An init script (`context.addInitScript(COUNT_PAGE)`, before the page loads) that lets a test
+ * prove something did *not* happen without a fixed sleep: the page's pending timeouts are
+ * tracked (see `timersDone`) and the workers it creates are counted (`window.__e2eWorkers`).
+ * Nothing else changes: the page's own timers and workers run as before.
+ */
+export const COUNT_PAGE = () => {
+  const set = window.setTimeout.bind(window);
+  const clear = window.clearTimeout.bind(window);
+  const pending = new Set();
+  window.__e2eSetTimeout = set;
+  window.__e2ePendingTimers = () => [...pending];
+  window.setTimeout = (f, ms, ...args) => {
+    const id = set((...a) => {
+      pending.delete(id);
+      if (typeof f === 'function') f(...a);
+    }, ms, ...args);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = (id) => { pending.delete(id); clear(id); };
+  const RealWorker = window.Worker;
+  window.__e2eWorkers = 0;
+  if (RealWorker) {
+    window.Worker = class extends RealWorker {
+      constructor(...args) { super(...args); window.__e2eWorkers += 1; }
+    };
+  }
+};
+
+/** Waits until every timeout the page (loaded with `COUNT_PAGE`) had pending when called has
+ * fired or been cleared: whatever the page had scheduled — a delayed landing, a retry — has
+ * then happened, or never will. Throws if one is still pending after `within` ms. */
+export async function timersDone(page, within = 20000) {
+  const left = await page.evaluate((within) => new Promise((resolve) => {
+    const ids = window.__e2ePendingTimers();
+    const t0 = performance.now();
+    const check = () => {
+      const now = new Set(window.__e2ePendingTimers());
+      const waiting = ids.filter((id) => now.has(id));
+      if (!waiting.length || performance.now() - t0 > within) resolve(waiting.length);
+      else window.__e2eSetTimeout(check, 10);
+    };
+    check();
+  }), within);
+  assert.equal(left, 0, `${left} of the page's timeouts still pending after ${within} ms`);
 }
 
 /** The browsers and drivers the suite runs, for its log and docs/architecture.md. */

@@ -36,11 +36,16 @@ const withoutWebRtc = () => { delete window.RTCPeerConnection; delete window.web
 /** What the page says (its main text), for the words it must never say. */
 const text = (page) => page.evaluate(() => document.querySelector('main').innerText);
 
-/** Waits past the moment the relay would have diagnosed a blocked network (8 s), and checks
- * that the page never said so. */
+/** Waits until each page has asked the relay again whether the other player is in the room —
+ * what a page does after 8 s in the room without a data channel (client/net, `DIRECT_MS`), and
+ * the answer that would make it blame the networks — and checks that it never did. Playwright
+ * and Puppeteer pages alike. */
 async function neverBlamesTheNetwork(pages) {
-  await new Promise((r) => setTimeout(r, 11000));
+  const relayAsked = (r) => new URL(r.url()).pathname.startsWith('/ws/') && r.status() !== 101;
+  await Promise.all(pages.map((page) => page.waitForResponse(relayAsked, { timeout: 30000 })));
   for (const page of pages) {
+    // The answer read and drawn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const said = await text(page);
     assert.doesNotMatch(said, /bloquent|block a direct|autre réseau|another network/, said);
     assert.equal(await page.evaluate(() => document.querySelector('[data-blocked]')), null);
