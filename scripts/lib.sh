@@ -26,7 +26,8 @@ exec {ERR_FD}>&2
 # The step under way, named in every error. `step` announces one; the ensure_* functions set it
 # quietly while they only look, so a failure there does not blame the previous step.
 STEP="${0##*/}, before its first step"
-step() { STEP=$*; printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+# Each announcement says when it starts (min:s since the script started), for the suite's figures.
+step() { STEP=$*; printf '\n\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 die() { printf 'error: %s (step « %s »)\n' "$*" "$STEP" >&"$ERR_FD"; exit 1; }
 
 # Bash runs this for a command it cannot find on PATH (exit 127): say which one.

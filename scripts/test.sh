@@ -29,12 +29,18 @@ cargo clippy -p client-worker --target wasm32-unknown-unknown -- -D warnings
 step "Unit, property and integration tests"
 cargo test --workspace
 
-step "Release binaries"
-cargo build --release -p engine -p signaling
-cargo build --release -p engine --example long_transcript --example hostile # the viewer's figures (tests/e2e/viewer.test.mjs)
+# The engine in release: the reference cross-check and the browser tests run it thousands of
+# times; its examples write the viewer's long and hostile transcripts (tests/e2e/viewer.test.mjs).
+# The relay needs no release build here: the one `cargo test` built (signaling/tests/cli.rs runs
+# it) serves a few browsers as well, and a release build of its dependency tree with LTO cost
+# minutes of a cold run (docs/architecture.md, « The suite's time »).
+step "Release engine; the relay as tested"
+cargo build --release -p engine --bin engine --example long_transcript --example hostile
+cargo build -p signaling --bin signaling
+RELAY="$CARGO_TARGET_DIR/debug/signaling"
 
 step "Two relays behind nginx, rooms routed by URL"
-RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" "$ROOT/scripts/nginx-two-relays.sh"
+RELAY_BIN="$RELAY" "$ROOT/scripts/nginx-two-relays.sh"
 
 step "Independent reference rules (Python) and the engine cross-checked against them"
 python3 tests/reference/test_rules.py
@@ -47,5 +53,7 @@ step "Release client"
 # figures they print (latencies, search speeds) are then measured beside another file.
 step "End-to-end in headless Chromium and Firefox"
 node tests/e2e/print-versions.mjs
-RELAY_BIN="$CARGO_TARGET_DIR/release/signaling" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" \
+RELAY_BIN="$RELAY" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" \
     node --test --test-concurrency=2 tests/e2e/
+
+printf '\nThe whole suite passed in %d:%02d.\n' $((SECONDS / 60)) $((SECONDS % 60))
