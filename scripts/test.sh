@@ -31,13 +31,14 @@ cargo test --workspace
 
 # The engine in release: the reference cross-check and the browser tests run it thousands of
 # times; its examples write the viewer's long and hostile transcripts (tests/e2e/viewer.test.mjs).
-# The relay needs no release build here: the one `cargo test` built (signaling/tests/cli.rs runs
-# it) serves a few browsers as well, and a release build of its dependency tree with LTO cost
-# minutes of a cold run (docs/architecture.md, « The suite's time »).
+# The relay needs no release build here: the one `cargo test` built above (signaling/tests/cli.rs
+# runs it; `cargo build` would build it again, with other features of tokio) serves a few
+# browsers as well, and a release build of its dependency tree with LTO cost minutes of a cold
+# run (docs/architecture.md, « The suite's time »).
 step "Release engine; the relay as tested"
 cargo build --release -p engine --bin engine --example long_transcript --example hostile
-cargo build -p signaling --bin signaling
 RELAY="$CARGO_TARGET_DIR/debug/signaling"
+[ -x "$RELAY" ] || die "cargo test did not build the relay at $RELAY"
 
 step "Two relays behind nginx, rooms routed by URL"
 RELAY_BIN="$RELAY" "$ROOT/scripts/nginx-two-relays.sh"
