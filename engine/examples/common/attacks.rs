@@ -1,12 +1,13 @@
-//! The attacks' building blocks, shared by `examples/hostile.rs` (which times them) and
-//! `tests/session_costs.rs` (which counts their steps): a long honest room, a seat's entries,
-//! and entries signed by hand after them.
+//! The attacks' building blocks, shared by `examples/hostile.rs` (which times them natively),
+//! `tests/session_costs.rs` (which counts their steps) and the integration tests' `hostile-peer`
+//! (which sends them to a real room page, `tests/e2e/hostile.test.mjs`): a long honest room, a
+//! seat's entries, entries signed by hand after them, and the live attacks' messages.
 
 // Each includer uses what it needs of these.
 #![allow(dead_code)]
 
 use ed25519_dalek::SigningKey;
-use engine::session::wire::{self, Digest32, Header, Message};
+use engine::session::wire::{self, Digest32, Header, Heads, Message};
 use engine::session::{
     Body, Command, Entry, Loopback, Proposal, Seat, Session, GUEST_SEED, HOST_SEED,
 };
@@ -81,4 +82,98 @@ pub fn of(s: &Session, seat: Seat) -> Vec<Entry> {
         .into_iter()
         .filter(|e| e.seat() == seat)
         .collect()
+}
+
+/// The live attacks, by name (`examples/hostile.rs` describes each).
+pub const LIVE: [&str; 6] = ["crossing", "void", "heads", "challenge", "proof", "knock"];
+
+/// The live attack `name` against a room like `base`: the victim's session as it stands when the
+/// attack starts, and the `count` messages the attacker sends it, in order (`None` for an unknown
+/// name).
+pub fn live(name: &str, base: &Loopback, count: usize) -> Option<(Session, Vec<Vec<u8>>)> {
+    Some(match name {
+        // The guest's draw offer expires (its session withdraws it); the host answers it again
+        // and again, declaring that withdrawal unseen: each answer folds before it.
+        "crossing" => {
+            let mut net = base.clone();
+            net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
+            let offer = net.guest().room().open[1].unwrap().seq;
+            let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
+            net.advance(61_000);
+            let victim = net.guest().clone();
+            let reply = Body::Reply {
+                proposal: offer,
+                accept: true,
+            };
+            let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
+            (victim, messages)
+        }
+        // The guest answers no proposal, again and again, up to date.
+        "void" => {
+            let victim = base.host().clone();
+            let seen = of(&victim, Seat::Host).last().unwrap().hash();
+            let no = Body::Reply {
+                proposal: 9_999,
+                accept: true,
+            };
+            let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
+            (victim, messages)
+        }
+        // « Send me everything », again and again.
+        "heads" => {
+            let ask = wire::encode(&Message::Heads(Heads {
+                count: [0, 0],
+                last: [Digest32::ZERO, Digest32::ZERO],
+            }));
+            (base.host().clone(), vec![ask; count])
+        }
+        // A new challenge each time, each asking for a signature.
+        "challenge" => {
+            let messages = (0..count as u64)
+                .map(|i| {
+                    let mut c = [0u8; 16];
+                    c[..8].copy_from_slice(&i.to_le_bytes());
+                    wire::encode(&Message::Challenge(c))
+                })
+                .collect();
+            (base.host().clone(), messages)
+        }
+        // A new connection, then proofs that prove nothing.
+        "proof" => {
+            let victim = reconnected(base.host());
+            let bad = wire::encode(&Message::Proof {
+                seat: Seat::Guest,
+                sig: wire::Sig([3; 32], [4; 32]),
+            });
+            (victim, vec![bad; count])
+        }
+        // A device with the room secret (and a new key each time) knocks, badly signed, while
+        // the guest's seat is away.
+        "knock" => {
+            let victim = reconnected(base.host());
+            let invite = victim.invite().clone();
+            let messages = (0..count as u64)
+                .map(|i| {
+                    let mut seed = [9u8; 32];
+                    seed[..8].copy_from_slice(&i.to_le_bytes());
+                    let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+                    wire::encode(&Message::Knock {
+                        key,
+                        proof: wire::join_proof(invite.room, &invite.secret, &key),
+                        sig: wire::Sig([3; 32], [4; 32]),
+                    })
+                })
+                .collect();
+            (victim, messages)
+        }
+        _ => return None,
+    })
+}
+
+/// The session after its peer left and a new connection came (whoever it is).
+fn reconnected(s: &Session) -> Session {
+    let mut s = s.clone();
+    s.peer_disconnected(1_760_000_000_000);
+    s.peer_connected(1_760_000_000_000);
+    s
 }

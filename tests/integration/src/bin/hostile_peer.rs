@@ -1,0 +1,96 @@
+//! A hostile peer for a real room page: the live attacks of `engine/examples/hostile.rs`, sent
+//! over WebRTC through the relay to whichever browser holds the victim's seat, so that the page's
+//! own cost per byte can be measured (`tests/e2e/hostile.test.mjs`; docs/protocol.md, « Costs »).
+//!
+//! ```sh
+//! hostile-peer ATTACK --relay 127.0.0.1:PORT [--count N] [--room ENTRIES]
+//! ```
+//!
+//! It builds the same room as the native figures (`--room` entries of honest play, 1 000 by
+//! default) and prints one JSON line: the room's link fragment, the victim's seat as saved
+//! (`Saved` text, for the page's storage), the victim's seat and the bytes it will send. Then it
+//! waits for a line on stdin, joins the room, waits for the page's data channel, sends every
+//! message, prints `{"sent":BYTES}` and stays connected (reading what the page sends) until stdin
+//! closes.
+
+#[path = "../../../../engine/examples/common/attacks.rs"]
+mod attacks;
+
+use client_net::{Link, LinkEvent};
+use engine::session::Seat;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).cloned()
+}
+
+fn fail(why: &str) -> ! {
+    eprintln!("hostile-peer: {why}");
+    eprintln!("usage: hostile-peer ATTACK --relay HOST:PORT [--count N] [--room ENTRIES]");
+    eprintln!("attacks: {}", attacks::LIVE.join(", "));
+    std::process::exit(2)
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args
+        .first()
+        .cloned()
+        .unwrap_or_else(|| fail("no attack named"));
+    let relay = arg(&args, "--relay").unwrap_or_else(|| fail("no --relay"));
+    let number = |flag: &str, default: usize| {
+        arg(&args, flag).map_or(default, |v| {
+            v.parse()
+                .unwrap_or_else(|_| fail(&format!("{flag} takes a whole number")))
+        })
+    };
+    let (count, entries) = (number("--count", 2_000), number("--room", 1_000));
+    let base = attacks::long_room(entries);
+    let (victim, messages) =
+        attacks::live(&name, &base, count).unwrap_or_else(|| fail("unknown attack"));
+    let bytes: usize = messages.iter().map(Vec::len).sum();
+    let seat = match victim.seat() {
+        Seat::Host => "host",
+        Seat::Guest => "guest",
+    };
+    println!(
+        "{}",
+        serde_json::json!({
+            "fragment": victim.invite().to_fragment(),
+            "saved": victim.save().to_text(),
+            "seat": seat,
+            "entries": victim.entries().len(),
+            "messages": messages.len(),
+            "bytes": bytes,
+        })
+    );
+    let mut stdin = BufReader::new(tokio::io::stdin()).lines();
+    if !matches!(stdin.next_line().await, Ok(Some(_))) {
+        return;
+    }
+    let url = format!("ws://{relay}/ws/{}", victim.invite().room_name());
+    let (mut link, message_loop) = Link::connect(&url, &[]);
+    tokio::spawn(message_loop);
+    let page = loop {
+        match link.next().await {
+            LinkEvent::Peer(id, true) => break id,
+            LinkEvent::Closed => fail("the relay closed the socket before the page came"),
+            _ => {}
+        }
+    };
+    for m in messages {
+        if !link.send(page, m) {
+            fail("the page's data channel closed during the attack");
+        }
+    }
+    println!("{}", serde_json::json!({ "sent": bytes }));
+    // Connected until told to go: what the page answers is read and dropped.
+    loop {
+        tokio::select! {
+            line = stdin.next_line() => if !matches!(line, Ok(Some(_))) { return },
+            event = link.next() => if event == LinkEvent::Closed { return },
+        }
+    }
+}
