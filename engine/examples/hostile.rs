@@ -40,7 +40,8 @@ use attacks::{chained, long_room, of};
 use ed25519_dalek::SigningKey;
 use engine::session::wire::{self, Digest32, Header, Heads, Message};
 use engine::session::{
-    Body, Command, Effect, Entry, Invite, Proposal, Rules, Seat, Session, GUEST_SEED, HOST_SEED,
+    Body, Command, Effect, Entry, Invite, Loopback, Proposal, Rules, Seat, Session, GUEST_SEED,
+    HOST_SEED,
 };
 use engine::{AnyGame, GameKind, Step};
 
@@ -353,90 +354,96 @@ fn live(count: usize, entries: usize) {
         base.host().entries().len(),
         base.host().game().map_or(0, |g| g.turns())
     );
+    crossing(&base, count);
+    void(&base, count);
+    heads(&base, count);
+    challenge(&base, count);
+    proof(&base, count);
+    knock(&base, count);
+}
 
-    // crossing: the guest's draw offer expires (its session withdraws it); the host answers it
-    // again and again, declaring that withdrawal unseen: each answer folds before it.
-    {
-        let mut net = base.clone();
-        net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-        let offer = net.guest().room().open[1].unwrap().seq;
-        let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
-        net.advance(61_000);
-        let victim = net.guest().clone();
-        let reply = Body::Reply {
-            proposal: offer,
-            accept: true,
-        };
-        let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
-        measure("crossing", victim, messages);
-    }
+/// crossing: the guest's draw offer expires (its session withdraws it); the host answers it
+/// again and again, declaring that withdrawal unseen: each answer folds before it.
+fn crossing(base: &Loopback, count: usize) {
+    let mut net = base.clone();
+    net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
+    let offer = net.guest().room().open[1].unwrap().seq;
+    let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
+    net.advance(61_000);
+    let victim = net.guest().clone();
+    let reply = Body::Reply {
+        proposal: offer,
+        accept: true,
+    };
+    let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
+    measure("crossing", victim, messages);
+}
 
-    // void: the guest answers no proposal, again and again, up to date.
-    {
-        let victim = base.host().clone();
-        let seen = of(&victim, Seat::Host).last().unwrap().hash();
-        let no = Body::Reply {
-            proposal: 9_999,
-            accept: true,
-        };
-        let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
-        measure("void", victim, messages);
-    }
+/// void: the guest answers no proposal, again and again, up to date.
+fn void(base: &Loopback, count: usize) {
+    let victim = base.host().clone();
+    let seen = of(&victim, Seat::Host).last().unwrap().hash();
+    let no = Body::Reply {
+        proposal: 9_999,
+        accept: true,
+    };
+    let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
+    measure("void", victim, messages);
+}
 
-    // heads: « send me everything », once a second.
-    {
-        let ask = wire::encode(&Message::Heads(Heads {
-            count: [0, 0],
-            last: [Digest32::ZERO, Digest32::ZERO],
-        }));
-        measure("heads", base.host().clone(), vec![ask; count]);
-    }
+/// heads: « send me everything », once a second.
+fn heads(base: &Loopback, count: usize) {
+    let ask = wire::encode(&Message::Heads(Heads {
+        count: [0, 0],
+        last: [Digest32::ZERO, Digest32::ZERO],
+    }));
+    measure("heads", base.host().clone(), vec![ask; count]);
+}
 
-    // challenge: a new challenge each time.
-    {
-        let messages = (0..count as u64)
-            .map(|i| {
-                let mut c = [0u8; 16];
-                c[..8].copy_from_slice(&i.to_le_bytes());
-                wire::encode(&Message::Challenge(c))
+/// challenge: a new challenge each time.
+fn challenge(base: &Loopback, count: usize) {
+    let messages = (0..count as u64)
+        .map(|i| {
+            let mut c = [0u8; 16];
+            c[..8].copy_from_slice(&i.to_le_bytes());
+            wire::encode(&Message::Challenge(c))
+        })
+        .collect();
+    measure("challenge", base.host().clone(), messages);
+}
+
+/// proof: a new connection, then proofs that prove nothing.
+fn proof(base: &Loopback, count: usize) {
+    let mut victim = base.host().clone();
+    victim.peer_disconnected(1_760_000_000_000);
+    victim.peer_connected(1_760_000_000_000);
+    let bad = wire::encode(&Message::Proof {
+        seat: Seat::Guest,
+        sig: wire::Sig([3; 32], [4; 32]),
+    });
+    measure("proof", victim, vec![bad; count]);
+}
+
+/// knock: a device with the room secret (and a new key each time) knocks, badly signed, while
+/// the guest's seat is away.
+fn knock(base: &Loopback, count: usize) {
+    let mut victim = base.host().clone();
+    victim.peer_disconnected(1_760_000_000_000);
+    victim.peer_connected(1_760_000_000_000);
+    let invite = victim.invite().clone();
+    let messages = (0..count as u64)
+        .map(|i| {
+            let mut seed = [9u8; 32];
+            seed[..8].copy_from_slice(&i.to_le_bytes());
+            let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+            wire::encode(&Message::Knock {
+                key,
+                proof: wire::join_proof(invite.room, &invite.secret, &key),
+                sig: wire::Sig([3; 32], [4; 32]),
             })
-            .collect();
-        measure("challenge", base.host().clone(), messages);
-    }
-
-    // proof: a new connection, then proofs that prove nothing.
-    {
-        let mut victim = base.host().clone();
-        victim.peer_disconnected(1_760_000_000_000);
-        victim.peer_connected(1_760_000_000_000);
-        let bad = wire::encode(&Message::Proof {
-            seat: Seat::Guest,
-            sig: wire::Sig([3; 32], [4; 32]),
-        });
-        measure("proof", victim, vec![bad; count]);
-    }
-
-    // knock: a device with the room secret (and a new key each time) knocks, badly signed,
-    // while the guest's seat is away.
-    {
-        let mut victim = base.host().clone();
-        victim.peer_disconnected(1_760_000_000_000);
-        victim.peer_connected(1_760_000_000_000);
-        let invite = victim.invite().clone();
-        let messages = (0..count as u64)
-            .map(|i| {
-                let mut seed = [9u8; 32];
-                seed[..8].copy_from_slice(&i.to_le_bytes());
-                let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
-                wire::encode(&Message::Knock {
-                    key,
-                    proof: wire::join_proof(invite.room, &invite.secret, &key),
-                    sig: wire::Sig([3; 32], [4; 32]),
-                })
-            })
-            .collect();
-        measure("knock", victim, messages);
-    }
+        })
+        .collect();
+    measure("knock", victim, messages);
 }
 
 fn main() {
