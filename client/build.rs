@@ -21,6 +21,21 @@ const SECTIONS: [(&str, Option<&str>); 3] = [
 ];
 
 fn main() {
+    let catalogues = read_catalogues();
+    let (_, reference) = &catalogues[0];
+    for (path, entries) in &catalogues[1..] {
+        if let Err(e) = catalogue::compare(reference, path, entries) {
+            panic!("{e}");
+        }
+    }
+    let out = accessors(&in_sections(reference));
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+/// Every catalogue, in the order of [`LANGUAGES`], with its path; each one rebuilds the crate
+/// when it changes.
+fn read_catalogues() -> Vec<(String, Vec<catalogue::Entry>)> {
     let mut catalogues = Vec::new();
     for lang in LANGUAGES {
         let path = format!("i18n/{lang}.txt");
@@ -30,12 +45,12 @@ fn main() {
         catalogues.push((path, entries));
     }
     println!("cargo::rerun-if-changed=i18n/catalogue.rs");
-    let (_, reference) = &catalogues[0];
-    for (path, entries) in &catalogues[1..] {
-        if let Err(e) = catalogue::compare(reference, path, entries) {
-            panic!("{e}");
-        }
-    }
+    catalogues
+}
+
+/// The reference's texts the code reads (all but the `page` section), each with its section's
+/// index in [`SECTIONS`]; a text outside those sections, or out of their order, fails the build.
+fn in_sections(reference: &[catalogue::Entry]) -> Vec<(usize, &catalogue::Entry)> {
     let mut order = Vec::new();
     for e in reference {
         if e.section == "page" {
@@ -55,6 +70,11 @@ fn main() {
         }
         order.push((rank, e));
     }
+    order
+}
+
+/// The generated code: the sections' sizes, then module `t` with one accessor per text.
+fn accessors(order: &[(usize, &catalogue::Entry)]) -> String {
     let mut out = String::new();
     let count = |rank| order.iter().filter(|(r, _)| *r == rank).count();
     writeln!(
@@ -80,43 +100,48 @@ fn main() {
     )
     .unwrap();
     for (index, (rank, e)) in order.iter().enumerate() {
-        let names = catalogue::placeholders(&e.value).unwrap();
-        writeln!(
-            out,
-            "    /// « {} »",
-            e.value.replace('[', "\\[").replace(']', "\\]")
-        )
-        .unwrap();
-        if let Some(feature) = SECTIONS[*rank].1 {
-            writeln!(out, "    #[cfg(feature = \"{feature}\")]").unwrap();
-        }
-        if names.is_empty() {
-            writeln!(
-                out,
-                "    #[inline]\n    pub fn {}() -> &'static str {{\n        get({index})\n    }}",
-                e.key
-            )
-            .unwrap();
-        } else {
-            // Raw identifiers: a placeholder may be named `move`.
-            let params: Vec<String> = names.iter().map(|n| format!("r#{n}: &str")).collect();
-            let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
-            writeln!(
-                out,
-                "    pub fn {}({}) -> String {{\n        fill(get({index}), &[{}], &[{}])\n    }}",
-                e.key,
-                params.join(", "),
-                quoted.join(", "),
-                names
-                    .iter()
-                    .map(|n| format!("r#{n}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-            .unwrap();
-        }
+        accessor(&mut out, index, *rank, e);
     }
     writeln!(out, "}}").unwrap();
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("texts.rs");
-    std::fs::write(dest, out).unwrap();
+    out
+}
+
+/// The accessor of the text at `index`: its French text as documentation, the feature of its
+/// section, and a function that returns it — or fills its placeholders, one argument each.
+fn accessor(out: &mut String, index: usize, rank: usize, e: &catalogue::Entry) {
+    let names = catalogue::placeholders(&e.value).unwrap();
+    writeln!(
+        out,
+        "    /// « {} »",
+        e.value.replace('[', "\\[").replace(']', "\\]")
+    )
+    .unwrap();
+    if let Some(feature) = SECTIONS[rank].1 {
+        writeln!(out, "    #[cfg(feature = \"{feature}\")]").unwrap();
+    }
+    if names.is_empty() {
+        writeln!(
+            out,
+            "    #[inline]\n    pub fn {}() -> &'static str {{\n        get({index})\n    }}",
+            e.key
+        )
+        .unwrap();
+    } else {
+        // Raw identifiers: a placeholder may be named `move`.
+        let params: Vec<String> = names.iter().map(|n| format!("r#{n}: &str")).collect();
+        let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+        writeln!(
+            out,
+            "    pub fn {}({}) -> String {{\n        fill(get({index}), &[{}], &[{}])\n    }}",
+            e.key,
+            params.join(", "),
+            quoted.join(", "),
+            names
+                .iter()
+                .map(|n| format!("r#{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
+    }
 }

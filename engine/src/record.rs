@@ -254,74 +254,9 @@ impl Setup {
         max_turns: Option<u32>,
         rules: Option<Rules>,
     ) -> Result<AnyGame, HeaderError> {
-        let kind = match (self.game, kind) {
-            (Some((written, line)), Some(given)) if written != given => {
-                return Err(HeaderError {
-                    line,
-                    flaw: HeaderFlaw::OtherGame,
-                    message: format!(
-                        "the record is a {} game, not {}",
-                        written.as_str(),
-                        given.as_str()
-                    ),
-                })
-            }
-            (Some((k, _)), _) | (None, Some(k)) => k,
-            (None, None) => {
-                return Err(HeaderError {
-                    line: 0,
-                    flaw: HeaderFlaw::NoGame,
-                    message: "name the game: morris or meta (or a [Game \"…\"] header)".into(),
-                })
-            }
-        };
-        let limit = match (self.max_turns, max_turns) {
-            (Some((_, line)), _) if kind == GameKind::Meta => {
-                return Err(HeaderError {
-                    line,
-                    flaw: HeaderFlaw::MorrisOnly,
-                    message: "MaxTurns applies to morris only".into(),
-                })
-            }
-            (Some((written, line)), Some(given)) if written != given => {
-                return Err(HeaderError {
-                    line,
-                    flaw: HeaderFlaw::Contradiction,
-                    message: format!("the record's turn limit is {written}, not {given}"),
-                })
-            }
-            (Some((n, _)), _) | (None, Some(n)) => n,
-            (None, None) => u32::from(crate::morris::DEFAULT_MAX_TURNS),
-        };
-        let rules = match (self.rules, rules) {
-            (Some((_, line)), _) if kind == GameKind::Meta => {
-                return Err(HeaderError {
-                    line,
-                    flaw: HeaderFlaw::MorrisOnly,
-                    message: "Rules applies to morris only".into(),
-                })
-            }
-            (None, Some(_)) if kind == GameKind::Meta => {
-                return Err(HeaderError {
-                    line: self.game.map_or(0, |(_, l)| l),
-                    flaw: HeaderFlaw::MorrisOnly,
-                    message: "the record is a meta game: rules apply to morris only".into(),
-                })
-            }
-            (Some((written, line)), Some(given)) if written != given => {
-                return Err(HeaderError {
-                    line,
-                    flaw: HeaderFlaw::Contradiction,
-                    message: format!(
-                        "the record's rules are {} ({written}), not {} ({given})",
-                        written.short(),
-                        given.short()
-                    ),
-                })
-            }
-            (Some((r, _)), _) | (None, Some(r)) => r,
-            (None, None) => Rules::NINE,
-        };
+        let kind = self.kind(kind)?;
+        let limit = self.limit(kind, max_turns)?;
+        let rules = self.rules(kind, rules)?;
         let limit_error = |e: crate::morris::LimitOutOfRange| HeaderError {
             line: self.max_turns.map_or(0, |(_, l)| l),
             flaw: HeaderFlaw::BadLimit,
@@ -332,6 +267,74 @@ impl Setup {
                 .map(AnyGame::Morris)
                 .map_err(limit_error),
             GameKind::Meta => AnyGame::new(kind, limit).map_err(limit_error),
+        }
+    }
+
+    /// The game: the header's or the one given; both must agree, one must be there.
+    fn kind(&self, given: Option<GameKind>) -> Result<GameKind, HeaderError> {
+        match (self.game, given) {
+            (Some((written, line)), Some(given)) if written != given => Err(HeaderError {
+                line,
+                flaw: HeaderFlaw::OtherGame,
+                message: format!(
+                    "the record is a {} game, not {}",
+                    written.as_str(),
+                    given.as_str()
+                ),
+            }),
+            (Some((k, _)), _) | (None, Some(k)) => Ok(k),
+            (None, None) => Err(HeaderError {
+                line: 0,
+                flaw: HeaderFlaw::NoGame,
+                message: "name the game: morris or meta (or a [Game \"…\"] header)".into(),
+            }),
+        }
+    }
+
+    /// The turn limit: the header's or the one given (they must agree), else the default; a
+    /// header only for Morris.
+    fn limit(&self, kind: GameKind, given: Option<u32>) -> Result<u32, HeaderError> {
+        match (self.max_turns, given) {
+            (Some((_, line)), _) if kind == GameKind::Meta => Err(HeaderError {
+                line,
+                flaw: HeaderFlaw::MorrisOnly,
+                message: "MaxTurns applies to morris only".into(),
+            }),
+            (Some((written, line)), Some(given)) if written != given => Err(HeaderError {
+                line,
+                flaw: HeaderFlaw::Contradiction,
+                message: format!("the record's turn limit is {written}, not {given}"),
+            }),
+            (Some((n, _)), _) | (None, Some(n)) => Ok(n),
+            (None, None) => Ok(u32::from(crate::morris::DEFAULT_MAX_TURNS)),
+        }
+    }
+
+    /// The Morris rules: the header's or the ones given (they must agree), else `nine`; neither
+    /// for a meta game.
+    fn rules(&self, kind: GameKind, given: Option<Rules>) -> Result<Rules, HeaderError> {
+        match (self.rules, given) {
+            (Some((_, line)), _) if kind == GameKind::Meta => Err(HeaderError {
+                line,
+                flaw: HeaderFlaw::MorrisOnly,
+                message: "Rules applies to morris only".into(),
+            }),
+            (None, Some(_)) if kind == GameKind::Meta => Err(HeaderError {
+                line: self.game.map_or(0, |(_, l)| l),
+                flaw: HeaderFlaw::MorrisOnly,
+                message: "the record is a meta game: rules apply to morris only".into(),
+            }),
+            (Some((written, line)), Some(given)) if written != given => Err(HeaderError {
+                line,
+                flaw: HeaderFlaw::Contradiction,
+                message: format!(
+                    "the record's rules are {} ({written}), not {} ({given})",
+                    written.short(),
+                    given.short()
+                ),
+            }),
+            (Some((r, _)), _) | (None, Some(r)) => Ok(r),
+            (None, None) => Ok(Rules::NINE),
         }
     }
 }

@@ -92,82 +92,92 @@ pub const LIVE: [&str; 6] = ["crossing", "void", "heads", "challenge", "proof", 
 /// name).
 pub fn live(name: &str, base: &Loopback, count: usize) -> Option<(Session, Vec<Vec<u8>>)> {
     Some(match name {
-        // The guest's draw offer expires (its session withdraws it); the host answers it again
-        // and again, declaring that withdrawal unseen: each answer folds before it.
-        "crossing" => {
-            let mut net = base.clone();
-            net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-            let offer = net.guest().room().open[1].unwrap().seq;
-            let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
-            net.advance(61_000);
-            let victim = net.guest().clone();
-            let reply = Body::Reply {
-                proposal: offer,
-                accept: true,
-            };
-            let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
-            (victim, messages)
-        }
-        // The guest answers no proposal, again and again, up to date.
-        "void" => {
-            let victim = base.host().clone();
-            let seen = of(&victim, Seat::Host).last().unwrap().hash();
-            let no = Body::Reply {
-                proposal: 9_999,
-                accept: true,
-            };
-            let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
-            (victim, messages)
-        }
-        // « Send me everything », again and again.
-        "heads" => {
-            let ask = wire::encode(&Message::Heads(Heads {
-                count: [0, 0],
-                last: [Digest32::ZERO, Digest32::ZERO],
-            }));
-            (base.host().clone(), vec![ask; count])
-        }
-        // A new challenge each time, each asking for a signature.
-        "challenge" => {
-            let messages = (0..count as u64)
-                .map(|i| {
-                    let mut c = [0u8; 16];
-                    c[..8].copy_from_slice(&i.to_le_bytes());
-                    wire::encode(&Message::Challenge(c))
-                })
-                .collect();
-            (base.host().clone(), messages)
-        }
-        // A new connection, then proofs that prove nothing.
-        "proof" => {
-            let victim = reconnected(base.host());
-            let bad = wire::encode(&Message::Proof {
-                seat: Seat::Guest,
-                sig: wire::Sig([3; 32], [4; 32]),
-            });
-            (victim, vec![bad; count])
-        }
-        // A device with the room secret (and a new key each time) knocks, badly signed, while
-        // the guest's seat is away.
+        "crossing" => crossing(base, count),
+        "void" => void(base, count),
+        "heads" => (base.host().clone(), vec![heads_of_nothing(); count]),
+        "challenge" => (base.host().clone(), challenges(count)),
+        "proof" => (reconnected(base.host()), vec![bad_proof(); count]),
         "knock" => {
             let victim = reconnected(base.host());
-            let invite = victim.invite().clone();
-            let messages = (0..count as u64)
-                .map(|i| {
-                    let mut seed = [9u8; 32];
-                    seed[..8].copy_from_slice(&i.to_le_bytes());
-                    let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
-                    wire::encode(&Message::Knock {
-                        key,
-                        proof: wire::join_proof(invite.room, &invite.secret, &key),
-                        sig: wire::Sig([3; 32], [4; 32]),
-                    })
-                })
-                .collect();
-            (victim, messages)
+            let knocks = knocks(&victim, count);
+            (victim, knocks)
         }
         _ => return None,
     })
+}
+
+/// The guest's draw offer expires (its session withdraws it); the host answers it again and
+/// again, declaring that withdrawal unseen: each answer folds before it.
+fn crossing(base: &Loopback, count: usize) -> (Session, Vec<Vec<u8>>) {
+    let mut net = base.clone();
+    net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
+    let offer = net.guest().room().open[1].unwrap().seq;
+    let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
+    net.advance(61_000);
+    let victim = net.guest().clone();
+    let reply = Body::Reply {
+        proposal: offer,
+        accept: true,
+    };
+    let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, count, reply);
+    (victim, messages)
+}
+
+/// The guest answers no proposal, again and again, up to date.
+fn void(base: &Loopback, count: usize) -> (Session, Vec<Vec<u8>>) {
+    let victim = base.host().clone();
+    let seen = of(&victim, Seat::Host).last().unwrap().hash();
+    let no = Body::Reply {
+        proposal: 9_999,
+        accept: true,
+    };
+    let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, count, no);
+    (victim, messages)
+}
+
+/// « Send me everything ».
+fn heads_of_nothing() -> Vec<u8> {
+    wire::encode(&Message::Heads(Heads {
+        count: [0, 0],
+        last: [Digest32::ZERO, Digest32::ZERO],
+    }))
+}
+
+/// A new challenge each time, each asking for a signature.
+fn challenges(count: usize) -> Vec<Vec<u8>> {
+    (0..count as u64)
+        .map(|i| {
+            let mut c = [0u8; 16];
+            c[..8].copy_from_slice(&i.to_le_bytes());
+            wire::encode(&Message::Challenge(c))
+        })
+        .collect()
+}
+
+/// A proof that proves nothing.
+fn bad_proof() -> Vec<u8> {
+    wire::encode(&Message::Proof {
+        seat: Seat::Guest,
+        sig: wire::Sig([3; 32], [4; 32]),
+    })
+}
+
+/// A device with the room secret (and a new key each time) knocks, badly signed, while the
+/// guest's seat is away.
+fn knocks(victim: &Session, count: usize) -> Vec<Vec<u8>> {
+    let invite = victim.invite().clone();
+    (0..count as u64)
+        .map(|i| {
+            let mut seed = [9u8; 32];
+            seed[..8].copy_from_slice(&i.to_le_bytes());
+            let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
+            wire::encode(&Message::Knock {
+                key,
+                proof: wire::join_proof(invite.room, &invite.secret, &key),
+                sig: wire::Sig([3; 32], [4; 32]),
+            })
+        })
+        .collect()
 }
 
 /// The session after its peer left and a new connection came (whoever it is).

@@ -7,9 +7,10 @@
 //!
 //! The solver marks a node won, lost or drawn once that is certain (a finished game; with
 //! `tactics`, also a move after which the opponent has a game-winning move) and carries proofs
-//! upwards: one winning reply makes the move lost, all replies lost make it won. Proven-lost
-//! moves are never chosen while another exists. With `tactics` the playouts also take a
-//! game-winning move whenever one is there, which makes their results much less noisy.
+//! upwards: one winning reply makes the move lost, all replies lost make it won, all lost or
+//! drawn (some drawn) make it drawn. Proven-lost moves are never chosen while another exists.
+//! With `tactics` the playouts also take a game-winning move whenever one is there, which makes
+//! their results much less noisy.
 
 use super::{Budget, Limits, Rng, SearchResult, WIN};
 use crate::meta::{Cell, Meta, FULL, LINES};
@@ -316,6 +317,110 @@ impl Tree {
     }
 }
 
+impl Tree {
+    fn new(limits: &Limits, style: Style, seed: u64) -> Tree {
+        let capacity = 1usize << limits.memory_bits.clamp(10, 24);
+        let mut nodes = Vec::with_capacity(capacity.min(1 << 16));
+        nodes.push(Node::default());
+        Tree {
+            nodes,
+            capacity,
+            style,
+            rng: Rng::new(seed ^ 0x6d65_7461),
+            scratch: Vec::with_capacity(81),
+            max_depth: 0,
+        }
+    }
+
+    /// Iterates from the root (`game`, not over) until the budget or the stop check ends it or
+    /// the root is proven; the number of playouts. The root is expanded first, so a single legal
+    /// move or a proven root needs none.
+    fn grow(&mut self, game: &Meta, budget: &mut Budget<'_>) -> u64 {
+        let mut playouts = 0;
+        self.expand(0, game);
+        if self.style.solver {
+            self.nodes[0].proof = self.prove(0);
+        }
+        while self.nodes[0].count > 1 && self.nodes[0].proof == UNKNOWN {
+            let open = self.iterate(game);
+            playouts += 1;
+            if !open || budget.spend() {
+                break;
+            }
+        }
+        playouts
+    }
+
+    fn children(&self, node: usize) -> &[Node] {
+        let n = self.nodes[node];
+        &self.nodes[n.first as usize..(n.first + n.count as u32) as usize]
+    }
+
+    /// The root's child to play: a proven win, else the most visited child not proven lost —
+    /// or a proven draw when that child loses on average.
+    fn answer(&self) -> usize {
+        let first = self.nodes[0].first as usize;
+        let children = self.children(0);
+        let best = children
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, n)| rank(n))
+            .map(|(i, _)| first + i)
+            .expect("a game not over has a legal move");
+        let b = self.nodes[best];
+        if b.proof == UNKNOWN && b.visits > 0 && b.value / (b.visits as f32) < 0.45 {
+            if let Some(i) = children.iter().position(|n| n.proof == DRAWN) {
+                return first + i;
+            }
+        }
+        best
+    }
+
+    /// The expected line from `node`: its move, then the best-ranked child's while one has
+    /// been visited or proven.
+    fn line(&self, mut node: usize) -> Vec<Cell> {
+        let mut pv = Vec::new();
+        loop {
+            pv.push(cell(self.nodes[node].cell));
+            let n = self.nodes[node];
+            if n.first == 0 || n.count == 0 {
+                break;
+            }
+            let kids = self.children(node);
+            let Some((i, k)) = kids.iter().enumerate().max_by_key(|(_, k)| rank(k)) else {
+                break;
+            };
+            if k.visits == 0 && k.proof == UNKNOWN {
+                break;
+            }
+            node = n.first as usize + i;
+        }
+        pv
+    }
+}
+
+/// How a child ranks as the answer: a proven win first, then unproven, then drawn, then lost
+/// children, each by visits.
+fn rank(n: &Node) -> (u8, u32) {
+    match n.proof {
+        WON => (3, 0),
+        LOST => (0, n.visits),
+        DRAWN => (1, n.visits),
+        _ => (2, n.visits),
+    }
+}
+
+/// A node's score for the player who moved into it (see [`SearchResult::score`]).
+fn score(n: &Node) -> i32 {
+    match n.proof {
+        WON => WIN - 1,
+        LOST => -WIN + 2,
+        DRAWN => 0,
+        _ if n.visits > 0 => ((2.0 * n.value / n.visits as f32 - 1.0) * 1000.0) as i32,
+        _ => 0,
+    }
+}
+
 fn run(
     game: &Meta,
     limits: &Limits,
@@ -326,82 +431,17 @@ fn run(
     if game.is_over() {
         return Err(Illegal::GameOver);
     }
-    let capacity = 1usize << limits.memory_bits.clamp(10, 24);
-    let mut tree = Tree {
-        nodes: Vec::with_capacity(capacity.min(1 << 16)),
-        capacity,
-        style,
-        rng: Rng::new(seed ^ 0x6d65_7461),
-        scratch: Vec::with_capacity(81),
-        max_depth: 0,
-    };
-    tree.nodes.push(Node::default());
+    let mut tree = Tree::new(limits, style, seed);
     let mut budget = Budget::new(stop, limits.nodes, POLL);
-    let mut playouts = 0;
-    // The root is expanded first, so a single legal move or a proven root needs no playout.
-    tree.expand(0, game);
-    if style.solver {
-        tree.nodes[0].proof = tree.prove(0);
-    }
-    while tree.nodes[0].count > 1 && tree.nodes[0].proof == UNKNOWN {
-        let open = tree.iterate(game);
-        playouts += 1;
-        if !open || budget.spend() {
-            break;
-        }
-    }
-    let root = tree.nodes[0];
-    let children = &tree.nodes[root.first as usize..(root.first + root.count as u32) as usize];
-    let rank = |n: &Node| match n.proof {
-        WON => (3, 0),
-        LOST => (0, n.visits),
-        DRAWN => (1, n.visits),
-        _ => (2, n.visits),
-    };
-    let mut best = children
-        .iter()
-        .enumerate()
-        .max_by_key(|(_, n)| rank(n))
-        .map(|(i, _)| root.first as usize + i)
-        .expect("a game not over has a legal move");
-    // A proven draw beats a move that is losing on average.
+    let playouts = tree.grow(game, &mut budget);
+    let best = tree.answer();
     let b = tree.nodes[best];
-    if b.proof == UNKNOWN && b.visits > 0 && b.value / (b.visits as f32) < 0.45 {
-        if let Some(i) = children.iter().position(|n| n.proof == DRAWN) {
-            best = root.first as usize + i;
-        }
-    }
-    let b = tree.nodes[best];
-    let score = match b.proof {
-        WON => WIN - 1,
-        LOST => -WIN + 2,
-        DRAWN => 0,
-        _ if b.visits > 0 => ((2.0 * b.value / b.visits as f32 - 1.0) * 1000.0) as i32,
-        _ => 0,
-    };
-    let mut pv = Vec::new();
-    let mut node = best;
-    loop {
-        pv.push(cell(tree.nodes[node].cell));
-        let n = tree.nodes[node];
-        if n.first == 0 || n.count == 0 {
-            break;
-        }
-        let kids = &tree.nodes[n.first as usize..(n.first + n.count as u32) as usize];
-        let Some((i, k)) = kids.iter().enumerate().max_by_key(|(_, k)| rank(k)) else {
-            break;
-        };
-        if k.visits == 0 && k.proof == UNKNOWN {
-            break;
-        }
-        node = n.first as usize + i;
-    }
     Ok(SearchResult {
         turn: cell(b.cell),
-        score,
+        score: score(&b),
         depth: tree.max_depth,
         nodes: playouts,
-        pv,
+        pv: tree.line(best),
     })
 }
 

@@ -8,8 +8,8 @@
 //!
 //! - **Morris** ([`search_morris`]): iterative-deepening principal-variation alpha-beta over whole
 //!   turns (a placement or move together with its capture), with a transposition table, a short
-//!   capture-only quiescence, and the draw rules (turn limit, threefold repetition) applied
-//!   exactly inside the search.
+//!   capture-only quiescence, and the rules' ends (pieces, blocked, full board, threefold
+//!   repetition, `quiet` turns, turn limit) applied exactly inside the search.
 //! - **Ultimate tic-tac-toe** ([`search_meta`]): Monte-Carlo tree search (UCT) with a solver for
 //!   proven wins, losses and draws, and playouts that take an immediate game-winning move.
 //!

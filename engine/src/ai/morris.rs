@@ -2,15 +2,15 @@
 //!
 //! A node is a position at a turn boundary (phase play); a child is the position after one whole
 //! turn: the placement or move, then, when it closed a mill, one capture. The evaluation never
-//! sees a half-played turn. After each turn the end checks run in the rules' order (pieces,
-//! blocked, third repetition, limit), with the exact repetition counts of the game so far plus
-//! the line being searched.
+//! sees a half-played turn. After each turn the end checks run in the rules' order (pieces, full
+//! board, blocked, third repetition, `quiet` turns without a capture, limit), with the exact
+//! repetition counts of the game so far plus the line being searched.
 //!
 //! The transposition key holds everything the rest of the game depends on: board, reserves,
 //! player to move (the 57-bit position key), completed turns (so the turns left before the
-//! limit), and a hash of the positions seen since the last irreversible turn (placement or
-//! capture), counted with multiplicity, since those are the positions a later one can repeat.
-//! The phase is always `play` at a node.
+//! limit), under the `quiet` rule the turns since the last capture, and a hash of the positions
+//! seen since the last irreversible turn (placement or capture), counted with multiplicity,
+//! since those are the positions a later one can repeat. The phase is always `play` at a node.
 
 use super::{mix, Budget, Limits, Rng, SearchResult, WIN};
 use crate::morris::Point;
@@ -57,6 +57,14 @@ struct Entry {
     depth: u8,
     bound: u8,
     mv: Mv,
+}
+
+/// What the transposition table says about a node.
+enum Probe {
+    /// A stored score that settles the node.
+    Cut(i32),
+    /// The stored best turn, to try first ([`Mv::NULL`] if none).
+    Hint(Mv),
 }
 
 const EXACT: u8 = 1;
@@ -447,65 +455,21 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
         }
         self.max_ply = self.max_ply.max(ply);
         let alpha0 = alpha;
-        let mut tt_move = Mv::NULL;
         let key = self.key(pos, clock);
-        if self.style.enhanced {
-            let e = self.tt[key as usize & (self.tt.len() - 1)];
-            if e.key == key {
-                tt_move = e.mv;
-                if e.depth as i32 >= depth && ply > 0 {
-                    let s = from_tt(e.score, ply);
-                    if e.bound == EXACT
-                        || (e.bound == LOWER && s >= beta)
-                        || (e.bound == UPPER && s <= alpha)
-                    {
-                        return s;
-                    }
-                }
-            }
-        }
-        let mut list = std::mem::take(&mut self.moves[ply]);
-        list.clear();
-        generate(self.law, pos, &mut list, false);
-        self.moves[ply] = list;
-        let me = pos.to_move.index();
-        if self.style.enhanced {
-            self.order(ply, me, tt_move, pos.pieces[1 - me], pos.empty());
-        }
-        let n = self.moves[ply].len();
+        let tt_move = match self.probe(key, depth, (alpha, beta), ply) {
+            Probe::Cut(score) => return score,
+            Probe::Hint(mv) => mv,
+        };
+        let n = self.generate_ordered(pos, ply, tt_move);
         if n == 0 {
             // Unreachable: a side without a turn has lost before its node is searched.
             return self.evaluate(pos);
         }
-        let killers = self.killers[ply.min(MAX_PLY - 1)];
         let mut best = -INF;
         let mut best_mv = Mv::NULL;
         for i in 0..n {
             let mv = self.moves[ply][i].0;
-            let score = if i == 0 || !self.style.enhanced {
-                self.child_score(pos, clock, mv, depth, (alpha, beta), ply)
-            } else {
-                // Late quiet turns are searched shallower first, and again in full only if they
-                // turn out better than the best so far.
-                let late = depth >= 3 && i >= 3 && !mv.is_capture() && !killers.contains(&mv);
-                let reduction = if !late {
-                    0
-                } else if i >= 10 && depth >= 5 {
-                    2
-                } else {
-                    1
-                };
-                let null = (alpha, alpha + 1);
-                let mut s = self.child_score(pos, clock, mv, depth - reduction, null, ply);
-                if reduction > 0 && s > alpha {
-                    s = self.child_score(pos, clock, mv, depth, null, ply);
-                }
-                if s > alpha && s < beta {
-                    self.child_score(pos, clock, mv, depth, (alpha, beta), ply)
-                } else {
-                    s
-                }
-            };
+            let score = self.nth_child_score(pos, clock, (i, mv), depth, (alpha, beta), ply);
             if self.budget.stopped {
                 return 0;
             }
@@ -517,38 +481,136 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    if self.style.enhanced && !mv.is_capture() {
-                        let k = &mut self.killers[ply];
-                        if k[0] != mv {
-                            k[1] = k[0];
-                            k[0] = mv;
-                        }
-                        let h =
-                            &mut self.history[me * 625 + mv.from as usize * 25 + mv.to as usize];
-                        *h = (*h + depth * depth).min(1 << 24);
-                    }
+                    self.reward_cutoff(pos, mv, depth, ply);
                     break;
                 }
             }
         }
-        if self.style.enhanced {
-            let bound = if best >= beta {
-                LOWER
-            } else if best > alpha0 {
-                EXACT
-            } else {
-                UPPER
-            };
-            let slot = key as usize & (self.tt.len() - 1);
-            self.tt[slot] = Entry {
-                key,
-                score: to_tt(best, ply),
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-                mv: best_mv,
-            };
-        }
+        self.store(key, best, (alpha0, beta), depth, ply, best_mv);
         best
+    }
+
+    /// The transposition table's entry for `key`: a score that settles the node (not at the
+    /// root), or its best turn to try first ([`Mv::NULL`] if none).
+    #[inline]
+    fn probe(&self, key: u64, depth: i32, (alpha, beta): (i32, i32), ply: usize) -> Probe {
+        if !self.style.enhanced {
+            return Probe::Hint(Mv::NULL);
+        }
+        let e = self.tt[key as usize & (self.tt.len() - 1)];
+        if e.key != key {
+            return Probe::Hint(Mv::NULL);
+        }
+        if e.depth as i32 >= depth && ply > 0 {
+            let s = from_tt(e.score, ply);
+            if e.bound == EXACT
+                || (e.bound == LOWER && s >= beta)
+                || (e.bound == UPPER && s <= alpha)
+            {
+                return Probe::Cut(s);
+            }
+        }
+        Probe::Hint(e.mv)
+    }
+
+    /// Fills `moves[ply]` with the turns of `pos`, best first when the search is enhanced;
+    /// their number.
+    #[inline]
+    fn generate_ordered(&mut self, pos: &Position, ply: usize, tt_move: Mv) -> usize {
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        generate(self.law, pos, &mut list, false);
+        self.moves[ply] = list;
+        if self.style.enhanced {
+            let me = pos.to_move.index();
+            self.order(ply, me, tt_move, pos.pieces[1 - me], pos.empty());
+        }
+        self.moves[ply].len()
+    }
+
+    /// The score of the `i`-th turn `mv` of a node (principal-variation search): the first with
+    /// the full window, the others with a null window, late quiet ones shallower first, searched
+    /// again in full only if they turn out better than the best so far.
+    #[inline]
+    fn nth_child_score(
+        &mut self,
+        pos: &Position,
+        clock: Clock,
+        (i, mv): (usize, Mv),
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> i32 {
+        if i == 0 || !self.style.enhanced {
+            return self.child_score(pos, clock, mv, depth, (alpha, beta), ply);
+        }
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let late = depth >= 3 && i >= 3 && !mv.is_capture() && !killers.contains(&mv);
+        let reduction = if !late {
+            0
+        } else if i >= 10 && depth >= 5 {
+            2
+        } else {
+            1
+        };
+        let null = (alpha, alpha + 1);
+        let mut s = self.child_score(pos, clock, mv, depth - reduction, null, ply);
+        if reduction > 0 && s > alpha {
+            s = self.child_score(pos, clock, mv, depth, null, ply);
+        }
+        if s > alpha && s < beta {
+            self.child_score(pos, clock, mv, depth, (alpha, beta), ply)
+        } else {
+            s
+        }
+    }
+
+    /// A quiet turn that refuted the node becomes a killer of its ply and gains history.
+    #[inline]
+    fn reward_cutoff(&mut self, pos: &Position, mv: Mv, depth: i32, ply: usize) {
+        if !self.style.enhanced || mv.is_capture() {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        let me = pos.to_move.index();
+        let h = &mut self.history[me * 625 + mv.from as usize * 25 + mv.to as usize];
+        *h = (*h + depth * depth).min(1 << 24);
+    }
+
+    /// Stores a node's result: `best` is a lower bound at or above `beta`, exact inside the
+    /// window the node was searched with, else an upper bound.
+    #[inline]
+    fn store(
+        &mut self,
+        key: u64,
+        best: i32,
+        (alpha0, beta): (i32, i32),
+        depth: i32,
+        ply: usize,
+        best_mv: Mv,
+    ) {
+        if !self.style.enhanced {
+            return;
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        let slot = key as usize & (self.tt.len() - 1);
+        self.tt[slot] = Entry {
+            key,
+            score: to_tt(best, ply),
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            mv: best_mv,
+        };
     }
 
     /// Stand pat, or a capturing turn, for at most `left` more turns.
@@ -689,6 +751,9 @@ fn run(
     }
 }
 
+/// A root turn, its score and its expected line.
+type Choice = (Mv, i32, Vec<Mv>);
+
 /// [`run`] compiled for basic rules or for any (see [`Law`]).
 fn run_on<const BASIC: bool>(
     game: &Morris,
@@ -698,16 +763,13 @@ fn run_on<const BASIC: bool>(
     style: Style,
 ) -> Result<SearchResult<Turn>, Illegal> {
     let law = Law::<BASIC>::new(game.rules());
-    let mut root = root_moves(game, law);
-    if root.is_empty() {
-        return Err(Illegal::GameOver);
-    }
     let mut rng = Rng::new(seed ^ 0x6d6f_7272_6973);
-    // A seeded shuffle: equal scores are broken differently from one seed to the next.
-    for i in (1..root.len()).rev() {
-        root.swap(i, rng.below(i as u64 + 1) as usize);
+    let mut root = shuffled_root(game, law, &mut rng);
+    match root[..] {
+        [] => return Err(Illegal::GameOver),
+        [only] => return only_turn(game, law, only, style),
+        _ => {}
     }
-    root.sort_by_key(|mv| !mv.is_capture());
     let pos = game.position();
     let clock = Clock {
         turns: game.turns() as u16,
@@ -716,55 +778,13 @@ fn run_on<const BASIC: bool>(
     let budget = Budget::new(stop, limits.nodes, POLL);
     let mut s = Searcher::<BASIC>::new(game, style, limits.memory_bits, budget);
     let mut scores: Vec<i32> = vec![0; root.len()];
-    let mut best: Option<(Mv, i32, Vec<Mv>)> = None;
+    let mut best: Option<Choice> = None;
     let mut completed = 0;
     let max_depth = limits.depth.clamp(1, 64);
     let first_depth = if style.enhanced { 1 } else { max_depth };
-    if root.len() == 1 {
-        // Nothing to choose: the score is the turn's result, or the evaluation after it.
-        let mv = root[0];
-        let after = game.play_turn(to_turn(game, mv))?;
-        let score = match after.outcome() {
-            Some(o) if o.winner.is_some() => WIN - 1,
-            Some(_) => 0,
-            None => -evaluate(law, &after.position(), style.full_eval),
-        };
-        return Ok(SearchResult {
-            turn: to_turn(game, mv),
-            score,
-            depth: 0,
-            nodes: 0,
-            pv: vec![to_turn(game, mv)],
-        });
-    }
     for depth in first_depth..=max_depth {
-        let mut alpha = -INF;
-        let mut iteration_best: Option<(Mv, i32, Vec<Mv>)> = None;
-        for (i, &mv) in root.iter().enumerate() {
-            let score = if i == 0 || limits.noise > 0 {
-                // Noise needs every root turn's exact score.
-                s.child_score(&pos, clock, mv, depth as i32, (-INF, INF), 0)
-            } else if !style.enhanced {
-                s.child_score(&pos, clock, mv, depth as i32, (alpha, INF), 0)
-            } else {
-                let v = s.child_score(&pos, clock, mv, depth as i32, (alpha, alpha + 1), 0);
-                if v > alpha && !s.budget.stopped {
-                    s.child_score(&pos, clock, mv, depth as i32, (alpha, INF), 0)
-                } else {
-                    v
-                }
-            };
-            if s.budget.stopped {
-                break;
-            }
-            scores[i] = score;
-            if iteration_best.as_ref().is_none_or(|b| score > b.1) {
-                let mut line = vec![mv];
-                line.extend_from_slice(&s.pv[1][1..s.pv_len[1].max(1)]);
-                iteration_best = Some((mv, score, line));
-                alpha = alpha.max(score);
-            }
-        }
+        let exact = limits.noise > 0;
+        let iteration_best = s.search_root(&pos, clock, &root, &mut scores, depth, exact);
         if s.budget.stopped {
             // Root turns are searched best first: one that became the best of this unfinished
             // iteration beat the previous choice at the new depth. (With noise, the choice is
@@ -775,46 +795,136 @@ fn run_on<const BASIC: bool>(
             break;
         }
         completed = depth;
-        if limits.noise > 0 {
-            let noisy: Vec<i32> = scores
-                .iter()
-                .map(|&v| {
-                    if v.abs() > PROVEN {
-                        v
-                    } else {
-                        v + rng.below(2 * limits.noise as u64 + 1) as i32 - limits.noise
-                    }
-                })
-                .collect();
-            let i = (0..root.len())
-                .max_by_key(|&i| (noisy[i], usize::MAX - i))
-                .unwrap_or(0);
-            best = Some((root[i], scores[i], vec![root[i]]));
+        best = if limits.noise > 0 {
+            Some(noisy_choice(&root, &scores, limits.noise, &mut rng))
         } else {
-            best = iteration_best;
-        }
-        // Best first for the next iteration, then by this iteration's scores.
-        let mut order: Vec<usize> = (0..root.len()).collect();
-        let b = best.as_ref().map(|b| b.0);
-        order.sort_by_key(|&i| (root[i] != b.unwrap_or(Mv::NULL), -scores[i]));
-        root = order.iter().map(|&i| root[i]).collect();
-        scores = order.iter().map(|&i| scores[i]).collect();
-        if let Some(b) = &best {
-            // A proven result cannot change with more depth once the line fits inside it.
-            if b.1.abs() > PROVEN && (WIN - b.1.abs()) as u32 <= depth {
-                break;
-            }
+            iteration_best
+        };
+        let chosen = best.as_ref().map_or(Mv::NULL, |b| b.0);
+        best_first(&mut root, &mut scores, chosen);
+        // A proven result cannot change with more depth once the line fits inside it.
+        if best
+            .as_ref()
+            .is_some_and(|b| b.1.abs() > PROVEN && (WIN - b.1.abs()) as u32 <= depth)
+        {
+            break;
         }
     }
     let (mv, score, line) = best.unwrap_or((root[0], 0, vec![root[0]]));
-    let pv = pv_turns(game, &line);
     Ok(SearchResult {
         turn: to_turn(game, mv),
         score,
         depth: completed,
         nodes: s.budget.used,
-        pv,
+        pv: pv_turns(game, &line),
     })
+}
+
+impl<const BASIC: bool> Searcher<'_, BASIC> {
+    /// One iteration at `depth` over the root's turns, in order: the best so far with its score
+    /// and line (the iteration's best unless the budget stopped it), each finished turn's score
+    /// in `scores`. The first turn, and with `exact` every turn, gets a full window; the others
+    /// a null window, searched again when they beat the best.
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        clock: Clock,
+        root: &[Mv],
+        scores: &mut [i32],
+        depth: u32,
+        exact: bool,
+    ) -> Option<Choice> {
+        let depth = depth as i32;
+        let mut alpha = -INF;
+        let mut best: Option<Choice> = None;
+        for (i, &mv) in root.iter().enumerate() {
+            let score = if i == 0 || exact {
+                self.child_score(pos, clock, mv, depth, (-INF, INF), 0)
+            } else if !self.style.enhanced {
+                self.child_score(pos, clock, mv, depth, (alpha, INF), 0)
+            } else {
+                let v = self.child_score(pos, clock, mv, depth, (alpha, alpha + 1), 0);
+                if v > alpha && !self.budget.stopped {
+                    self.child_score(pos, clock, mv, depth, (alpha, INF), 0)
+                } else {
+                    v
+                }
+            };
+            if self.budget.stopped {
+                break;
+            }
+            scores[i] = score;
+            if best.as_ref().is_none_or(|b| score > b.1) {
+                let mut line = vec![mv];
+                line.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                best = Some((mv, score, line));
+                alpha = alpha.max(score);
+            }
+        }
+        best
+    }
+}
+
+/// The root's turns in a seeded random order (equal scores are broken differently from one
+/// seed to the next), captures first.
+fn shuffled_root<const BASIC: bool>(game: &Morris, law: Law<BASIC>, rng: &mut Rng) -> Vec<Mv> {
+    let mut root = root_moves(game, law);
+    for i in (1..root.len()).rev() {
+        root.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    root.sort_by_key(|mv| !mv.is_capture());
+    root
+}
+
+/// The answer when there is one legal turn: no search, the score is the turn's result or the
+/// evaluation after it.
+fn only_turn<const BASIC: bool>(
+    game: &Morris,
+    law: Law<BASIC>,
+    mv: Mv,
+    style: Style,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let after = game.play_turn(to_turn(game, mv))?;
+    let score = match after.outcome() {
+        Some(o) if o.winner.is_some() => WIN - 1,
+        Some(_) => 0,
+        None => -evaluate(law, &after.position(), style.full_eval),
+    };
+    Ok(SearchResult {
+        turn: to_turn(game, mv),
+        score,
+        depth: 0,
+        nodes: 0,
+        pv: vec![to_turn(game, mv)],
+    })
+}
+
+/// The choice of a level with noise: every root turn's exact score plus a random offset in
+/// `-noise..=noise` (proven results are not blurred); the best, the first on a tie.
+fn noisy_choice(root: &[Mv], scores: &[i32], noise: i32, rng: &mut Rng) -> Choice {
+    let noisy: Vec<i32> = scores
+        .iter()
+        .map(|&v| {
+            if v.abs() > PROVEN {
+                v
+            } else {
+                v + rng.below(2 * noise as u64 + 1) as i32 - noise
+            }
+        })
+        .collect();
+    let i = (0..root.len())
+        .max_by_key(|&i| (noisy[i], usize::MAX - i))
+        .unwrap_or(0);
+    (root[i], scores[i], vec![root[i]])
+}
+
+/// Orders the root for the next iteration: the chosen turn first, then by this iteration's
+/// scores (a stable sort: ties keep their order).
+fn best_first(root: &mut Vec<Mv>, scores: &mut Vec<i32>, chosen: Mv) {
+    let mut order: Vec<usize> = (0..root.len()).collect();
+    order.sort_by_key(|&i| (root[i] != chosen, -scores[i]));
+    *root = order.iter().map(|&i| root[i]).collect();
+    *scores = order.iter().map(|&i| scores[i]).collect();
 }
 
 /// The line as turns, cut where it stops being legal (it always starts legal).

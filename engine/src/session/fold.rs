@@ -331,11 +331,40 @@ impl Fold {
         if held == folded {
             return Vec::new();
         }
-        // Where the fold order may change: after everything the first new entry of each seat
-        // had seen (its own earlier entries, the other seat's up to its `seen`).
+        let (from, redo) = self.changed_from(chains, folded, held);
+        let core = &self.core;
+        let i = core.count_before(Seat::Host, from);
+        let j = core.count_before(Seat::Guest, from);
+        let tail: Vec<(Seat, u32)> = chains.merged_from([i, j]).collect();
+        let same = tail
+            .iter()
+            .zip(&core.order[from..])
+            .take_while(|(a, b)| a == b)
+            .count();
+        let start = (from + same).min(redo);
+        self.core.work.merged += tail.len() as u64;
+        // The new order from `start`: what was folded between `start` and `from` (unchanged),
+        // then the merged tail.
+        let mut again: Vec<(Seat, u32)> = self.core.order[start.min(from)..from].to_vec();
+        again.extend_from_slice(&tail[start.max(from) - from..]);
+        let before: BTreeMap<(Seat, u32), Outcome> = self.core.order[start..]
+            .iter()
+            .copied()
+            .zip(self.done.drain(start..))
+            .collect();
+        self.core.truncate(chains, start);
+        self.refold(chains, again, &before)
+    }
+
+    /// Where the new entries (each seat's from `folded` up to `held`) may change the fold: the
+    /// place from which the fold order may change — after everything the first new entry of
+    /// each seat had seen (its own earlier entries, the other seat's up to its `seen`) —, and
+    /// the first place where an entry's effect may change — a decision that a new entry
+    /// crossed, and refutes, unless it is void for that already (once in its life) or by its
+    /// own account (`usize::MAX` if none).
+    fn changed_from(&self, chains: &Chains, folded: [u32; 2], held: [u32; 2]) -> (usize, usize) {
+        let core = &self.core;
         let mut from = core.len();
-        // And where an entry's effect may change: a decision that a new entry crossed, and
-        // refutes, unless it is void for that already (once in its life) or by its own account.
         let mut redo = usize::MAX;
         for seat in [Seat::Host, Seat::Guest] {
             let other = seat.other();
@@ -364,26 +393,17 @@ impl Fold {
                 }
             }
         }
-        let i = core.count_before(Seat::Host, from);
-        let j = core.count_before(Seat::Guest, from);
-        let tail: Vec<(Seat, u32)> = chains.merged_from([i, j]).collect();
-        let same = tail
-            .iter()
-            .zip(&core.order[from..])
-            .take_while(|(a, b)| a == b)
-            .count();
-        let start = (from + same).min(redo);
-        self.core.work.merged += tail.len() as u64;
-        // The new order from `start`: what was folded between `start` and `from` (unchanged),
-        // then the merged tail.
-        let mut again: Vec<(Seat, u32)> = self.core.order[start.min(from)..from].to_vec();
-        again.extend_from_slice(&tail[start.max(from) - from..]);
-        let before: BTreeMap<(Seat, u32), Outcome> = self.core.order[start..]
-            .iter()
-            .copied()
-            .zip(self.done.drain(start..))
-            .collect();
-        self.core.truncate(chains, start);
+        (from, redo)
+    }
+
+    /// Folds `again` in order after the truncated room; the changes from what `before` says
+    /// each entry did the last time it was folded.
+    fn refold(
+        &mut self,
+        chains: &Chains,
+        again: Vec<(Seat, u32)>,
+        before: &BTreeMap<(Seat, u32), Outcome>,
+    ) -> Vec<Change> {
         let mut changes = Vec::new();
         for (seat, seq) in again {
             let e = chains.get(seat, seq).expect("held");

@@ -878,6 +878,7 @@ impl Room {
         })
     }
 
+    /// `seat` accepts or declines the other seat's open proposal numbered `proposal`.
     fn reply(
         &mut self,
         seat: Seat,
@@ -913,7 +914,17 @@ impl Room {
             seq,
             proposal,
         });
-        match open.proposal {
+        self.carry_out(seat, proposal, out)
+    }
+
+    /// What an accepted proposal does; `seat` accepted it.
+    fn carry_out(
+        &mut self,
+        seat: Seat,
+        proposal: Proposal,
+        out: &mut Vec<RoomEvent>,
+    ) -> Result<(), Void> {
+        match proposal {
             Proposal::Undo => {
                 let table = self.table.as_mut().ok_or(Void::NoGame)?;
                 if !table.undo() {
@@ -934,32 +945,37 @@ impl Room {
                 self.lapse(out);
                 self.ended(out);
             }
-            Proposal::NewGame { .. } | Proposal::NewGameWith(_) => {
-                if let Some(g) = self.summary() {
-                    self.history.push(g);
-                }
-                let rules = match open.proposal {
-                    Proposal::NewGameWith(o) => self.take_options(o),
-                    Proposal::NewGame { max_turns } => {
-                        let mut rules = self.rules.ok_or(Void::NoGame)?;
-                        if let Some(m) = max_turns {
-                            rules.max_turns = m;
-                        }
-                        self.rules = Some(rules);
-                        rules
-                    }
-                    _ => unreachable!("a new game"),
-                };
-                self.game_number += 1;
-                self.start_game(rules);
-                self.ending = None;
-                self.lapse(out);
-                self.declines = [[(0, 0); 3]; 2];
-                out.push(RoomEvent::NewGame {
-                    number: self.game_number,
-                });
-            }
+            Proposal::NewGame { .. } | Proposal::NewGameWith(_) => self.new_game(proposal, out)?,
         }
+        Ok(())
+    }
+
+    /// An accepted new game: the finished one goes to the history, the next starts with the
+    /// options proposed (or the same rules, perhaps another turn limit).
+    fn new_game(&mut self, proposal: Proposal, out: &mut Vec<RoomEvent>) -> Result<(), Void> {
+        if let Some(g) = self.summary() {
+            self.history.push(g);
+        }
+        let rules = match proposal {
+            Proposal::NewGameWith(o) => self.take_options(o),
+            Proposal::NewGame { max_turns } => {
+                let mut rules = self.rules.ok_or(Void::NoGame)?;
+                if let Some(m) = max_turns {
+                    rules.max_turns = m;
+                }
+                self.rules = Some(rules);
+                rules
+            }
+            _ => unreachable!("a new game"),
+        };
+        self.game_number += 1;
+        self.start_game(rules);
+        self.ending = None;
+        self.lapse(out);
+        self.declines = [[(0, 0); 3]; 2];
+        out.push(RoomEvent::NewGame {
+            number: self.game_number,
+        });
         Ok(())
     }
 

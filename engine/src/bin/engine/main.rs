@@ -110,6 +110,49 @@ fn value(parser: &mut lexopt::Parser) -> Result<OsString, String> {
 }
 
 fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String> {
+    let Some((positional, o)) = read_options(argv)? else {
+        return Ok(Parsed::Help);
+    };
+    // Which options each command takes, besides --max-turns and --rules for morris.
+    let (command, allowed) = command(&positional, &o)?;
+    let given = [
+        ("level", o.level.is_some()),
+        ("seed", o.seed.is_some()),
+        ("movetime", o.movetime.is_some()),
+        ("a", o.a.is_some()),
+        ("b", o.b.is_some()),
+        ("games", o.games.is_some()),
+    ];
+    if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
+        return Err(format!("--{name} does not apply to this command"));
+    }
+    let game = match command {
+        Command::Perft { kind, .. } | Command::Ai { kind, .. } | Command::Match { kind, .. } => {
+            Some(kind)
+        }
+        Command::Replay { kind } => kind,
+        Command::Verify => None,
+    };
+    if game == Some(GameKind::Meta) && o.max_turns.is_some() {
+        return Err("--max-turns applies to morris only".into());
+    }
+    if game == Some(GameKind::Meta) && o.rules.is_some() {
+        return Err("--rules applies to morris only".into());
+    }
+    Ok(Parsed::Run(Args {
+        command,
+        max_turns: o.max_turns,
+        rules: o.rules,
+        seed: o.seed.unwrap_or(0),
+        movetime: Duration::from_millis(o.movetime.unwrap_or(1000)),
+    }))
+}
+
+/// The positional arguments and the options, each option's value checked on its own; `None`
+/// when help is asked for.
+fn read_options(
+    argv: impl IntoIterator<Item = OsString>,
+) -> Result<Option<(Vec<String>, Options)>, String> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(argv);
     let mut positional: Vec<String> = Vec::new();
@@ -117,7 +160,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
     let text = |v: OsString| v.into_string().map_err(|v| format!("not UTF-8: {v:?}"));
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
-            Short('h') | Long("help") => return Ok(Parsed::Help),
+            Short('h') | Long("help") => return Ok(None),
             Long("max-turns") => {
                 let n = number("max-turns", value(&mut parser)?)?;
                 engine::morris::check_max_turns(n).map_err(|e| e.to_string())?;
@@ -138,6 +181,15 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
             _ => return Err(arg.unexpected().to_string()),
         }
     }
+    Ok(Some((positional, o)))
+}
+
+/// The command the positional arguments name, and the options it takes besides --max-turns
+/// and --rules (an error with an empty message: no command at all).
+fn command(
+    positional: &[String],
+    o: &Options,
+) -> Result<(Command, &'static [&'static str]), String> {
     let kind = |name: Option<&String>| {
         name.and_then(|n| GameKind::from_name(n))
             .ok_or_else(|| "name the game: morris or meta".to_string())
@@ -150,8 +202,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
         }
     };
     const STDIN: &str = " (the record is read from standard input)";
-    // Which options each command takes, besides --max-turns for morris.
-    let (command, allowed): (Command, &[&str]) = match positional.first().map(String::as_str) {
+    Ok(match positional.first().map(String::as_str) {
         Some("perft") => {
             let kind = kind(positional.get(1))?;
             let depth = positional
@@ -207,38 +258,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
         }
         Some(other) => return Err(format!("unknown command {other:?}")),
         None => return Err(String::new()),
-    };
-    let given = [
-        ("level", o.level.is_some()),
-        ("seed", o.seed.is_some()),
-        ("movetime", o.movetime.is_some()),
-        ("a", o.a.is_some()),
-        ("b", o.b.is_some()),
-        ("games", o.games.is_some()),
-    ];
-    if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
-        return Err(format!("--{name} does not apply to this command"));
-    }
-    let game = match command {
-        Command::Perft { kind, .. } | Command::Ai { kind, .. } | Command::Match { kind, .. } => {
-            Some(kind)
-        }
-        Command::Replay { kind } => kind,
-        Command::Verify => None,
-    };
-    if game == Some(GameKind::Meta) && o.max_turns.is_some() {
-        return Err("--max-turns applies to morris only".into());
-    }
-    if game == Some(GameKind::Meta) && o.rules.is_some() {
-        return Err("--rules applies to morris only".into());
-    }
-    Ok(Parsed::Run(Args {
-        command,
-        max_turns: o.max_turns,
-        rules: o.rules,
-        seed: o.seed.unwrap_or(0),
-        movetime: Duration::from_millis(o.movetime.unwrap_or(1000)),
-    }))
+    })
 }
 
 fn main() -> ExitCode {
@@ -256,70 +276,17 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let max_turns = args
-        .max_turns
-        .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32);
-    let rules = args.rules.unwrap_or_default();
-    let new_game = |kind| match kind {
-        GameKind::Morris => Morris::with_rules(rules, max_turns).map(AnyGame::Morris),
-        GameKind::Meta => AnyGame::new(kind, max_turns),
-    };
-    let new_game = |kind| match new_game(kind) {
-        Ok(g) => Ok(g),
-        Err(e) => {
-            eprintln!("engine: {e}");
-            Err(ExitCode::from(2))
-        }
-    };
-    match args.command {
-        Command::Verify => verify(),
-        Command::Perft { kind, depth } => {
-            let start = match new_game(kind) {
-                Ok(g) => g,
-                Err(code) => return code,
-            };
-            let t = Instant::now();
-            let count = match &start {
-                AnyGame::Morris(g) => engine::morris::perft::perft(g, depth),
-                AnyGame::Meta(g) => engine::meta::perft::perft(g, depth),
-            };
-            let secs = t.elapsed().as_secs_f64();
-            eprintln!(
-                "perft {} {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)",
-                kind.as_str(),
-                count as f64 / secs.max(1e-9) / 1e6
-            );
-            print_line(&count.to_string(), ExitCode::SUCCESS)
-        }
-        Command::Replay { kind } => {
-            let game = match read_record(kind, args.max_turns, args.rules) {
-                Ok(g) => g,
-                Err(code) => return code,
-            };
-            print_line(&json::state(&game), ExitCode::SUCCESS)
-        }
-        Command::Ai { kind, level } => {
-            let game = match read_record(Some(kind), args.max_turns, args.rules) {
-                Ok(g) => g,
-                Err(code) => return code,
-            };
-            if let Some(line) = json::over(&game) {
-                return print_line(&line, ExitCode::from(1));
-            }
-            let t = Instant::now();
-            let r = play::think(&game, level, args.seed, args.movetime)
-                .expect("a game not over has a turn");
-            eprintln!("time {} ms", t.elapsed().as_millis());
-            print_line(
-                &format!("{}\n{}", play::info(&r), r.turn),
-                ExitCode::SUCCESS,
-            )
-        }
+    let run = match args.command {
+        Command::Verify => return verify(),
+        Command::Perft { kind, depth } => perft(&args, kind, depth),
+        Command::Replay { kind } => read_record(kind, args.max_turns, args.rules)
+            .map(|game| print_line(&json::state(&game), ExitCode::SUCCESS)),
+        Command::Ai { kind, level } => ai(&args, kind, level),
         Command::Match { kind, a, b, games } => {
             let m = Match {
                 kind,
-                max_turns,
-                rules,
+                max_turns: max_turns(&args),
+                rules: args.rules.unwrap_or_default(),
                 a,
                 b,
                 games,
@@ -327,11 +294,59 @@ fn main() -> ExitCode {
                 seed: args.seed,
             };
             match m.run(&mut std::io::stdout().lock()) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::from(2),
+                Ok(_) => Ok(ExitCode::SUCCESS),
+                Err(_) => Ok(ExitCode::from(2)),
             }
         }
+    };
+    run.unwrap_or_else(|code| code)
+}
+
+fn max_turns(args: &Args) -> u32 {
+    args.max_turns
+        .unwrap_or(engine::morris::DEFAULT_MAX_TURNS as u32)
+}
+
+/// `engine perft`: the leaf count on standard output, the time on standard error.
+fn perft(args: &Args, kind: GameKind, depth: u32) -> Result<ExitCode, ExitCode> {
+    let start = match kind {
+        GameKind::Morris => {
+            Morris::with_rules(args.rules.unwrap_or_default(), max_turns(args)).map(AnyGame::Morris)
+        }
+        GameKind::Meta => AnyGame::new(kind, max_turns(args)),
     }
+    .map_err(|e| {
+        eprintln!("engine: {e}");
+        ExitCode::from(2)
+    })?;
+    let t = Instant::now();
+    let count = match &start {
+        AnyGame::Morris(g) => engine::morris::perft::perft(g, depth),
+        AnyGame::Meta(g) => engine::meta::perft::perft(g, depth),
+    };
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {} {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)",
+        kind.as_str(),
+        count as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(print_line(&count.to_string(), ExitCode::SUCCESS))
+}
+
+/// `engine ai`: the search's line and the computer's turn for the record on standard input.
+fn ai(args: &Args, kind: GameKind, level: Level) -> Result<ExitCode, ExitCode> {
+    let game = read_record(Some(kind), args.max_turns, args.rules)?;
+    if let Some(line) = json::over(&game) {
+        return Ok(print_line(&line, ExitCode::from(1)));
+    }
+    let t = Instant::now();
+    let r =
+        play::think(&game, level, args.seed, args.movetime).expect("a game not over has a turn");
+    eprintln!("time {} ms", t.elapsed().as_millis());
+    Ok(print_line(
+        &format!("{}\n{}", play::info(&r), r.turn),
+        ExitCode::SUCCESS,
+    ))
 }
 
 /// Plays the record on standard input, its game, limit and rules from its headers or from the

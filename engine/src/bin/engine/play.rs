@@ -143,6 +143,26 @@ pub struct Match {
 /// Random turns that start each pair of games, so that games differ.
 const OPENING_TURNS: u32 = 2;
 
+impl Tally {
+    /// Counts a finished game's winner from A's side (A playing `a_colour`); the result's words.
+    fn count(&mut self, winner: Option<Player>, a_colour: Player) -> &'static str {
+        match winner {
+            None => {
+                self.draws += 1;
+                "draw"
+            }
+            Some(w) if w == a_colour => {
+                self.wins += 1;
+                "A wins"
+            }
+            Some(_) => {
+                self.losses += 1;
+                "B wins"
+            }
+        }
+    }
+}
+
 impl Match {
     /// Plays the games, printing one line per game, and returns the tally.
     pub fn run(&self, out: &mut impl std::io::Write) -> std::io::Result<Tally> {
@@ -156,52 +176,11 @@ impl Match {
                 Player::Red
             };
             let mut rng = Rng::new(self.seed ^ (pair as u64).wrapping_mul(0x9e37_79b9));
-            let mut game = match self.kind {
-                GameKind::Morris => AnyGame::Morris(
-                    Morris::with_rules(self.rules, self.max_turns).expect("limit checked"),
-                ),
-                GameKind::Meta => AnyGame::new(self.kind, self.max_turns).expect("limit checked"),
-            };
-            let mut record = Vec::new();
-            for _ in 0..OPENING_TURNS {
-                if game.is_over() {
-                    break;
-                }
-                let t = Contender::Random.pick(&game, rng.next_u64(), self.movetime);
-                let t = t.expect("a game not over has a turn");
-                game = game.play_token(&t.to_string()).expect("a legal turn");
-                record.push(t.to_string());
-            }
+            let (game, mut record) = self.opening(&mut rng);
             let started = Instant::now();
-            while !game.is_over() {
-                let mover = game.to_move();
-                let player = if mover == a_colour { self.a } else { self.b };
-                let seed = self.seed ^ rng.next_u64();
-                let t = player
-                    .pick(&game, seed, self.movetime)
-                    .expect("a game not over has a turn");
-                let token = t.to_string();
-                game = match game.play_token(&token) {
-                    Ok(g) => g,
-                    Err(e) => panic!("{player} chose an illegal turn {token}: {e}"),
-                };
-                record.push(token);
-            }
-            let outcome = game.outcome().expect("the loop ends on a finished game");
-            let result = match outcome.winner {
-                None => {
-                    tally.draws += 1;
-                    "draw"
-                }
-                Some(w) if w == a_colour => {
-                    tally.wins += 1;
-                    "A wins"
-                }
-                Some(_) => {
-                    tally.losses += 1;
-                    "B wins"
-                }
-            };
+            let game = self.play_out(game, a_colour, &mut rng, &mut record);
+            let outcome = game.outcome().expect("a played-out game is finished");
+            let result = tally.count(outcome.winner, a_colour);
             writeln!(
                 out,
                 "game {} A={} {}: {result} ({}, {} turns, {:.1} s) {}",
@@ -231,5 +210,52 @@ impl Match {
         )?;
         writeln!(out, "score {:.1} %", tally.percent())?;
         Ok(tally)
+    }
+
+    /// A new game and its first [`OPENING_TURNS`] random turns, drawn from `rng`, as tokens.
+    fn opening(&self, rng: &mut Rng) -> (AnyGame, Vec<String>) {
+        let mut game = match self.kind {
+            GameKind::Morris => AnyGame::Morris(
+                Morris::with_rules(self.rules, self.max_turns).expect("limit checked"),
+            ),
+            GameKind::Meta => AnyGame::new(self.kind, self.max_turns).expect("limit checked"),
+        };
+        let mut record = Vec::new();
+        for _ in 0..OPENING_TURNS {
+            if game.is_over() {
+                break;
+            }
+            let t = Contender::Random.pick(&game, rng.next_u64(), self.movetime);
+            let t = t.expect("a game not over has a turn");
+            game = game.play_token(&t.to_string()).expect("a legal turn");
+            record.push(t.to_string());
+        }
+        (game, record)
+    }
+
+    /// Plays `game` to its end, A as `a_colour`, each search seeded from `rng`; the turns are
+    /// added to `record`.
+    fn play_out(
+        &self,
+        mut game: AnyGame,
+        a_colour: Player,
+        rng: &mut Rng,
+        record: &mut Vec<String>,
+    ) -> AnyGame {
+        while !game.is_over() {
+            let mover = game.to_move();
+            let player = if mover == a_colour { self.a } else { self.b };
+            let seed = self.seed ^ rng.next_u64();
+            let t = player
+                .pick(&game, seed, self.movetime)
+                .expect("a game not over has a turn");
+            let token = t.to_string();
+            game = match game.play_token(&token) {
+                Ok(g) => g,
+                Err(e) => panic!("{player} chose an illegal turn {token}: {e}"),
+            };
+            record.push(token);
+        }
+        game
     }
 }
