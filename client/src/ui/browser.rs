@@ -2,10 +2,11 @@
 //! timer to await, random bytes, the clipboard, the share sheet, the location. The remote pages'
 //! own (storage, locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
 
+use relay_api::RoomAnswer;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// The wall clock, in ms since the epoch (what the session's times are).
@@ -57,23 +58,52 @@ pub fn store(key: &str, text: &str) -> bool {
         .is_some_and(|s| s.set_item(key, text).is_ok())
 }
 
-/// How many players the relay counts in a room now (`GET /ws/<room>`: `{"peers":N}`, or 409 when
+/// How many players the relay counts in a room now (`GET /ws/<room>`: [`RoomAnswer`], or 409 when
 /// it holds two); `None` when the relay does not answer, or refuses for another reason.
 pub async fn room_peers(room: &str) -> Option<u32> {
-    let promise = web_sys::window()?.fetch_with_str(&format!("/ws/{room}"));
-    let resp: web_sys::Response = JsFuture::from(promise).await.ok()?.dyn_into().ok()?;
-    match resp.status() {
-        409 => Some(2),
-        200 => {
-            let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
-            let json = js_sys::JSON::parse(&text).ok()?;
-            let peers = js_sys::Reflect::get(&json, &"peers".into())
-                .ok()?
-                .as_f64()?;
-            (0.0..=2.0).contains(&peers).then_some(peers as u32)
-        }
+    match ask_room(room).await? {
+        (409, _) => Some(2),
+        (200, json) => room_answer(&json?)
+            .filter(|a| a.peers <= 2)
+            .map(|a| a.peers),
         _ => None,
     }
+}
+
+/// The relay's answer to a plain `GET /ws/<room>` (`relay_api`): its status, and its body as
+/// `JSON.parse` reads it (`None` when it is no JSON); `None` when the relay does not answer.
+pub async fn ask_room(room: &str) -> Option<(u16, Option<JsValue>)> {
+    let resp = fetch(&format!("/ws/{room}")).await?;
+    let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+    Some((resp.status(), js_sys::JSON::parse(&text).ok()))
+}
+
+/// `fetch(url)`'s response, if the browser got one.
+pub async fn fetch(url: &str) -> Option<web_sys::Response> {
+    let promise = web_sys::window()?.fetch_with_str(url);
+    JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+/// A field of an object `JSON.parse` made (`None` if it is absent, or the value no object). The
+/// relay's answers are read this way rather than with serde_json, which would cost the bundles
+/// kilobytes (docs/architecture.md, « What the relay says »); `Reflect` because such an object
+/// has no typed API.
+pub fn json_field(json: &JsValue, name: &str) -> Option<JsValue> {
+    if !json.is_object() {
+        return None;
+    }
+    js_sys::Reflect::get(json, &name.into())
+        .ok()
+        .filter(|v| !v.is_undefined())
+}
+
+/// `{"peers":N}` read from `JSON.parse`'s object.
+pub fn room_answer(json: &JsValue) -> Option<RoomAnswer> {
+    let peers = json_field(json, "peers")?.as_f64()?;
+    let whole = peers >= 0.0 && peers.fract() == 0.0 && peers <= f64::from(u32::MAX);
+    whole.then_some(RoomAnswer {
+        peers: peers as u32,
+    })
 }
 
 /// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
