@@ -35,6 +35,7 @@ pub fn random<const N: usize>() -> Option<[u8; N]> {
 /// Whether this browser can make WebRTC connections (`RTCPeerConnection` exists; a privacy
 /// setting such as Firefox's `media.peerconnection.enabled=false` removes it). The room's link
 /// asks the same (`client_net::webrtc_available`); the lobby, in the other bundle, asks here.
+/// `Reflect`: web-sys has no typed way to ask whether a global exists.
 pub fn webrtc_available() -> bool {
     js_sys::Reflect::get(&js_sys::global(), &"RTCPeerConnection".into())
         .is_ok_and(|v| v.is_function())
@@ -61,11 +62,14 @@ pub fn store(key: &str, text: &str) -> bool {
 /// How many players the relay counts in a room now (`GET /ws/<room>`: [`RoomAnswer`], or 409 when
 /// it holds two); `None` when the relay does not answer, or refuses for another reason.
 pub async fn room_peers(room: &str) -> Option<u32> {
-    match ask_room(room).await? {
-        (409, _) => Some(2),
-        (200, json) => room_answer(&json?)
-            .filter(|a| a.peers <= 2)
-            .map(|a| a.peers),
+    let resp = fetch(&format!("/ws/{room}")).await?;
+    match resp.status() {
+        409 => Some(2),
+        200 => {
+            let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+            let answer = room_answer(&js_sys::JSON::parse(&text).ok()?)?;
+            (answer.peers <= 2).then_some(answer.peers)
+        }
         _ => None,
     }
 }
@@ -148,12 +152,12 @@ pub fn location_href() -> String {
 /// Copies text to the clipboard, then says whether the browser did: it may refuse (no
 /// permission; no clipboard at all in a page served without HTTPS but from this machine).
 pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
-    let nav = web_sys::window().map(|w| w.navigator());
-    // `navigator.clipboard` is undefined where there is none, which web-sys cannot say.
-    let clipboard = nav
-        .and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok())
+    // `navigator.clipboard` is undefined where there is none, which web-sys's type does not say:
+    // asked before using it.
+    let clipboard = web_sys::window()
+        .map(|w| w.navigator().clipboard())
         .filter(|c| !c.is_undefined())
-        .map(|c| c.unchecked_into::<web_sys::Clipboard>().write_text(text));
+        .map(|c| c.write_text(text));
     wasm_bindgen_futures::spawn_local(async move {
         let ok = match clipboard {
             Some(promise) => JsFuture::from(promise).await.is_ok(),
@@ -163,7 +167,8 @@ pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
     });
 }
 
-/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops).
+/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops). Asked
+/// with `Reflect`: web-sys has no typed way to ask whether a method exists.
 pub fn can_share() -> bool {
     web_sys::window()
         .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))

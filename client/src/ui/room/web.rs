@@ -50,7 +50,8 @@ impl Drop for Lock {
 /// Asks for the lock `name` among this browser's tabs (Web Locks): if it is free — or at once
 /// with `take`, taking it from the tab that holds it — `news` hears [`LockNews::Held`], else
 /// [`LockNews::Busy`]; a tab whose lock is taken hears [`LockNews::Taken`]. A browser without
-/// Web Locks always says `Held`.
+/// Web Locks always says `Held`. Through `Reflect`: web-sys has Web Locks (`LockManager`) only
+/// behind `--cfg=web_sys_unstable_apis`, and its absence must be asked anyway.
 pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
     use js_sys::{Function, Object, Promise, Reflect};
     use std::cell::RefCell;
