@@ -1,8 +1,9 @@
 //! What a self-hoster can set, and the small value types behind the settings.
 
 use crate::turn::{Clock, TurnSecret};
+pub use ipnet::IpNet;
 use relay_api::IceServer;
-use std::{fmt, net::IpAddr, path::PathBuf, str::FromStr, time::Duration};
+use std::{fmt, net::IpAddr, path::PathBuf, time::Duration};
 
 /// What a self-hoster can set. Built with [`Config::default`] then adjusted field by field, so
 /// that new settings can be added without breaking callers.
@@ -168,35 +169,34 @@ fn strip_default_port<'a>(scheme: &str, authority: &'a str) -> &'a str {
     authority.strip_suffix(default).unwrap_or(authority)
 }
 
-/// An IP network, `192.0.2.0/24` or `2001:db8::/32`; a bare address is a `/32` or `/128`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IpNet {
-    addr: IpAddr,
-    prefix: u8,
-}
-
-impl IpNet {
-    /// Whether `ip` lies in this network. An IPv4-mapped IPv6 address counts as IPv4.
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        match (self.addr, ip.to_canonical()) {
-            (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX
-                    .checked_shl(32 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u32::from(net) & mask == u32::from(ip) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX
-                    .checked_shl(128 - u32::from(self.prefix))
-                    .unwrap_or(0);
-                u128::from(net) & mask == u128::from(ip) & mask
-            }
-            _ => false,
+/// Reads a trusted proxy as given on the command line: a network (`10.0.0.0/8`, `2001:db8::/32`)
+/// or a bare address, which is a `/32` or `/128`. IPv4-mapped IPv6 is read as IPv4, as the relay
+/// sees its peers ([`IpAddr::to_canonical`]): `::ffff:10.0.0.0/104` is `10.0.0.0/8`.
+pub fn parse_ip_net(s: &str) -> Result<IpNet, BadIpNet> {
+    let text = s.trim();
+    let bad = || BadIpNet(s.to_owned());
+    let net = match text.parse::<IpNet>() {
+        Ok(net) => net,
+        Err(_) if !text.contains('/') => IpNet::from(text.parse::<IpAddr>().map_err(|_| bad())?),
+        Err(_) => return Err(bad()),
+    };
+    match (net, net.addr().to_canonical()) {
+        (IpNet::V6(v6), IpAddr::V4(v4)) if v6.prefix_len() >= 96 => {
+            let v4 = ipnet::Ipv4Net::new(v4, v6.prefix_len() - 96).map_err(|_| bad())?;
+            Ok(IpNet::V4(v4))
         }
+        (IpNet::V6(_), IpAddr::V4(_)) => Err(bad()),
+        _ => Ok(net),
     }
 }
 
-/// Why a string is not an [`IpNet`].
+/// Whether `ip` lies in one of `nets`. An IPv4-mapped IPv6 address counts as IPv4.
+pub(crate) fn in_any(nets: &[IpNet], ip: IpAddr) -> bool {
+    let ip = ip.to_canonical();
+    nets.iter().any(|net| net.contains(&ip))
+}
+
+/// Why a string is not a network [`parse_ip_net`] reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadIpNet(String);
 
@@ -212,56 +212,44 @@ impl fmt::Display for BadIpNet {
 
 impl std::error::Error for BadIpNet {}
 
-impl FromStr for IpNet {
-    type Err = BadIpNet;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || BadIpNet(s.to_owned());
-        let (addr, prefix) = match s.trim().split_once('/') {
-            Some((addr, prefix)) => (addr, Some(prefix)),
-            None => (s.trim(), None),
-        };
-        let addr: IpAddr = addr.parse().map_err(|_| bad())?;
-        let addr = addr.to_canonical();
-        let max = if addr.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            Some(prefix) => prefix.parse::<u8>().map_err(|_| bad())?,
-            None => max,
-        };
-        if prefix > max {
-            return Err(bad());
-        }
-        Ok(Self { addr, prefix })
-    }
-}
-
-impl fmt::Display for IpNet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.addr, self.prefix)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn networks() {
-        let net: IpNet = "10.1.0.0/16".parse().unwrap();
-        assert!(net.contains("10.1.2.3".parse().unwrap()));
-        assert!(net.contains("::ffff:10.1.2.3".parse().unwrap()));
-        assert!(!net.contains("10.2.0.1".parse().unwrap()));
-        assert!(!net.contains("::1".parse().unwrap()));
-        let one: IpNet = "127.0.0.1".parse().unwrap();
-        assert!(one.contains("127.0.0.1".parse().unwrap()));
-        assert!(!one.contains("127.0.0.2".parse().unwrap()));
-        let all: IpNet = "0.0.0.0/0".parse().unwrap();
-        assert!(all.contains("203.0.113.9".parse().unwrap()));
-        let v6: IpNet = "2001:db8::/32".parse().unwrap();
-        assert!(v6.contains("2001:db8:1::5".parse().unwrap()));
-        assert!(!v6.contains("2001:db9::5".parse().unwrap()));
-        for bad in ["", "10.0.0.0/33", "::/129", "host", "10.0.0.0/x"] {
-            assert!(bad.parse::<IpNet>().is_err(), "{bad}");
+        let net = |s: &str| parse_ip_net(s).unwrap();
+        let inside = |n: &str, ip: &str| in_any(&[net(n)], ip.parse().unwrap());
+        assert!(inside("10.1.0.0/16", "10.1.2.3"));
+        assert!(inside("10.1.0.0/16", "::ffff:10.1.2.3"));
+        assert!(!inside("10.1.0.0/16", "10.2.0.1"));
+        assert!(!inside("10.1.0.0/16", "::1"));
+        assert!(inside("127.0.0.1", "127.0.0.1"));
+        assert!(!inside("127.0.0.1", "127.0.0.2"));
+        assert!(
+            inside(" ::ffff:127.0.0.1 ", "127.0.0.1"),
+            "a mapped address is IPv4"
+        );
+        assert_eq!(net("::ffff:10.0.0.0/104"), net("10.0.0.0/8"));
+        assert!(inside("0.0.0.0/0", "203.0.113.9"));
+        assert!(inside("2001:db8::/32", "2001:db8:1::5"));
+        assert!(!inside("2001:db8::/32", "2001:db9::5"));
+        assert!(inside("::1", "::1"));
+        assert_eq!(net("10.0.0.1").to_string(), "10.0.0.1/32");
+        for bad in [
+            "",
+            "10.0.0.0/33",
+            "::/129",
+            "host",
+            "10.0.0.0/x",
+            "/8",
+            "10.0.0.0/",
+            "::ffff:10.0.0.0/95",
+        ] {
+            assert_eq!(
+                parse_ip_net(bad).unwrap_err().to_string(),
+                format!("`{bad}` is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8, ::1)")
+            );
         }
     }
 

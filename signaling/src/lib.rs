@@ -50,7 +50,7 @@ use std::{
 use axum::{
     body::Body,
     extract::{ConnectInfo, Request, State},
-    http::header,
+    http::{header, StatusCode},
     middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::get,
@@ -65,7 +65,7 @@ use tokio::{
 use tower::ServiceExt;
 use tracing::{debug, info, warn};
 
-pub use config::{AllowedOrigins, BadIpNet, Config, IpNet};
+pub use config::{parse_ip_net, AllowedOrigins, BadIpNet, Config, IpNet};
 pub use relay_api::{IceServer, Refusal};
 pub use rooms::Counts;
 pub use turn::{Clock, TurnSecret};
@@ -161,56 +161,8 @@ impl Server {
             connections: connections.clone(),
         };
         let app = router(&config, relay, stats)?;
-        let slots = Arc::new(Semaphore::new(
-            config.max_connections.saturating_add(Config::HTTP_HEADROOM),
-        ));
-        info!(
-            %addr,
-            static_dir = %config.static_dir.display(),
-            max_connections = config.max_connections,
-            max_rooms = config.max_rooms,
-            idle_timeout_ms = config.idle_timeout.as_millis() as u64,
-            ice_servers = config.ice_servers.len(),
-            turn_secret = config.turn_secret.is_some(),
-            "relay started"
-        );
-
-        tokio::pin!(shutdown);
-        loop {
-            let accepted = tokio::select! {
-                accepted = listener.accept() => accepted,
-                () = &mut shutdown => break,
-            };
-            let (tcp, remote) = match accepted {
-                Ok(accepted) => accepted,
-                Err(err) => {
-                    // EMFILE and the like: wait for connections to go rather than spin.
-                    warn!(%err, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            let Ok(slot) = slots.clone().try_acquire_owned() else {
-                debug!("connection limit reached: connection dropped");
-                continue;
-            };
-            // Signalling messages are small and latency-bound.
-            if let Err(err) = tcp.set_nodelay(true) {
-                debug!(%err, "cannot set TCP_NODELAY");
-            }
-            connections.fetch_add(1, Ordering::Relaxed);
-            let connection = Connection {
-                connections: connections.clone(),
-                _slot: slot,
-            };
-            let app = app.clone();
-            let stop = stop_rx.clone();
-            let header_read_timeout = config.header_read_timeout;
-            tokio::spawn(async move {
-                serve_connection(tcp, remote, app, stop, header_read_timeout).await;
-                drop(connection);
-            });
-        }
+        log_start(&config, addr);
+        accept_until(&listener, shutdown, &app, &config, &stop_rx, &connections).await;
         // Only connection and websocket tasks may hold a stop receiver from here on.
         drop((listener, app));
 
@@ -225,6 +177,70 @@ impl Server {
             ),
         }
         Ok(())
+    }
+}
+
+fn log_start(config: &Config, addr: SocketAddr) {
+    info!(
+        %addr,
+        static_dir = %config.static_dir.display(),
+        max_connections = config.max_connections,
+        max_rooms = config.max_rooms,
+        idle_timeout_ms = config.idle_timeout.as_millis() as u64,
+        ice_servers = config.ice_servers.len(),
+        turn_secret = config.turn_secret.is_some(),
+        "relay started"
+    );
+}
+
+/// Accepts connections, each served in a task of its own, until `shutdown` completes. At most
+/// [`Config::max_connections`] plus [`Config::HTTP_HEADROOM`] are held at once: one more is
+/// dropped at once.
+async fn accept_until(
+    listener: &TcpListener,
+    shutdown: impl Future<Output = ()>,
+    app: &Router,
+    config: &Config,
+    stop: &watch::Receiver<bool>,
+    connections: &Arc<AtomicUsize>,
+) {
+    let slots = Arc::new(Semaphore::new(
+        config.max_connections.saturating_add(Config::HTTP_HEADROOM),
+    ));
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => return,
+        };
+        let (tcp, remote) = match accepted {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                // EMFILE and the like: wait for connections to go rather than spin.
+                warn!(%err, "accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            debug!("connection limit reached: connection dropped");
+            continue;
+        };
+        // Signalling messages are small and latency-bound.
+        if let Err(err) = tcp.set_nodelay(true) {
+            debug!(%err, "cannot set TCP_NODELAY");
+        }
+        connections.fetch_add(1, Ordering::Relaxed);
+        let connection = Connection {
+            connections: connections.clone(),
+            _slot: slot,
+        };
+        let (app, stop) = (app.clone(), stop.clone());
+        let header_read_timeout = config.header_read_timeout;
+        tokio::spawn(async move {
+            serve_connection(tcp, remote, app, stop, header_read_timeout).await;
+            drop(connection);
+        });
     }
 }
 
@@ -294,27 +310,32 @@ fn router(config: &Config, relay: relay::Relay, stats: Stats) -> io::Result<Rout
 /// Never cached: TURN credentials made from a secret expire, and even static ones may change
 /// with the relay's settings.
 async fn ice_servers(State(ice): State<turn::IceList>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        ice.json(),
-    )
-        .into_response()
+    json_response(StatusCode::OK, &ice.now())
 }
 
 async fn health(State(stats): State<Stats>) -> Response {
     let counts = stats.counts();
+    let health = relay_api::Health {
+        status: "ok".into(),
+        rooms: counts.rooms,
+        peers: counts.peers,
+        connections: counts.connections,
+    };
+    json_response(StatusCode::OK, &health)
+}
+
+/// A JSON answer of the relay's (one of the `relay_api` bodies), never cached: each says what
+/// holds now.
+pub(crate) fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    // These bodies are plain structs of strings and numbers: serialising cannot fail.
+    let body = serde_json::to_string(body).unwrap_or_default();
     (
+        status,
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        format!(
-            "{{\"status\":\"ok\",\"rooms\":{},\"peers\":{},\"connections\":{}}}",
-            counts.rooms, counts.peers, counts.connections
-        ),
+        body,
     )
         .into_response()
 }

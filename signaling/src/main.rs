@@ -92,7 +92,8 @@ struct Cli {
     #[arg(
         long = "trusted-proxy",
         env = "MOULIN_TRUSTED_PROXIES",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = signaling::parse_ip_net
     )]
     trusted_proxies: Vec<signaling::IpNet>,
 

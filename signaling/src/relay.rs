@@ -19,10 +19,10 @@ use axum::{
         ConnectInfo, Path, State,
     },
     http::{header, HeaderMap, StatusCode},
-    response::{IntoResponse, Response},
+    response::Response,
 };
 use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId};
-use relay_api::Refusal;
+use relay_api::{Refusal, Refused, RoomAnswer};
 use tokio::{
     sync::{mpsc, watch, Notify},
     time::{sleep_until, timeout, Instant, MissedTickBehavior},
@@ -31,6 +31,7 @@ use tokio_tungstenite::tungstenite;
 use tracing::{debug, info};
 
 use crate::{
+    json_response,
     rooms::{Limits, Mailbox, Rooms, Seat},
     Config, IpNet,
 };
@@ -86,7 +87,7 @@ impl Relay {
         let mut bucket = TokenBucket::new(self.config.max_messages_per_second);
         let mut stop = self.stop;
 
-        let (close, reason) = loop {
+        let (code, reason): End = loop {
             tokio::select! {
                 () = stopping(&mut stop) => break (Some(close_code::AWAY), "relay shutting down"),
                 () = overflow.notified() => break (Some(close_code::POLICY), "too slow"),
@@ -109,27 +110,8 @@ impl Relay {
                         None => break (None, "disconnected"),
                     };
                     idle_timer.as_mut().reset(Instant::now() + idle);
-                    if matches!(frame, Message::Pong(_)) {
-                        continue;
-                    }
-                    if !bucket.take() {
-                        break (Some(close_code::POLICY), "rate limit");
-                    }
-                    match frame {
-                        Message::Text(text) => match text.parse::<JsonPeerRequest>() {
-                            Ok(JsonPeerRequest::Signal { receiver, data }) => {
-                                if !seat.signal(receiver, data) {
-                                    debug!(peer = %id, "signal to a peer not in the room: dropped");
-                                }
-                            }
-                            Ok(JsonPeerRequest::KeepAlive) => {}
-                            Err(_) => break (Some(close_code::INVALID), "malformed request"),
-                        },
-                        Message::Binary(_) => {
-                            break (Some(close_code::UNSUPPORTED), "binary frames not supported")
-                        }
-                        Message::Close(_) => break (None, "closed by the peer"),
-                        Message::Ping(_) | Message::Pong(_) => {}
+                    if let Err(end) = on_frame(&seat, &mut bucket, frame) {
+                        break end;
                     }
                 }
             }
@@ -137,20 +119,55 @@ impl Relay {
         // Leave first, so that the other peer hears `PeerLeft` without waiting for the close.
         drop(seat);
         drop(outbox);
-        if let Some(code) = close {
-            let frame = CloseFrame {
-                code,
-                reason: reason.into(),
-            };
-            let _ = send(&mut socket, Message::Close(Some(frame)), CLOSE_GRACE).await;
-        }
-        // Wait for the peer's close frame (or flush our answer to theirs), briefly.
-        let _ = timeout(CLOSE_GRACE, async {
-            while let Some(Ok(_)) = socket.recv().await {}
-        })
-        .await;
+        close(socket, code, reason).await;
         info!(peer = %id, reason, "peer left");
     }
+}
+
+/// Why a peer's socket ends: the close code to send, if the socket can still take one, and the
+/// reason (logged, and sent with the code).
+type End = (Option<u16>, &'static str);
+
+/// What a peer's frame does: a signal goes to the other peer, a keep-alive or a pong only shows
+/// the peer is alive; anything else, or more than the rate allows, ends the socket.
+fn on_frame(seat: &Seat, bucket: &mut TokenBucket, frame: Message) -> Result<(), End> {
+    if matches!(frame, Message::Pong(_)) {
+        return Ok(());
+    }
+    if !bucket.take() {
+        return Err((Some(close_code::POLICY), "rate limit"));
+    }
+    match frame {
+        Message::Text(text) => match text.parse::<JsonPeerRequest>() {
+            Ok(JsonPeerRequest::Signal { receiver, data }) => {
+                if !seat.signal(receiver, data) {
+                    debug!(peer = %seat.id(), "signal to a peer not in the room: dropped");
+                }
+                Ok(())
+            }
+            Ok(JsonPeerRequest::KeepAlive) => Ok(()),
+            Err(_) => Err((Some(close_code::INVALID), "malformed request")),
+        },
+        Message::Binary(_) => Err((Some(close_code::UNSUPPORTED), "binary frames not supported")),
+        Message::Close(_) => Err((None, "closed by the peer")),
+        Message::Ping(_) | Message::Pong(_) => Ok(()),
+    }
+}
+
+/// Sends our close frame, if any, then waits briefly for the peer's (or flushes our answer to
+/// theirs).
+async fn close(mut socket: WebSocket, code: Option<u16>, reason: &'static str) {
+    if let Some(code) = code {
+        let frame = CloseFrame {
+            code,
+            reason: reason.into(),
+        };
+        let _ = send(&mut socket, Message::Close(Some(frame)), CLOSE_GRACE).await;
+    }
+    let _ = timeout(CLOSE_GRACE, async {
+        while let Some(Ok(_)) = socket.recv().await {}
+    })
+    .await;
 }
 
 /// The close code for an error reading a frame, if the socket can still take one.
@@ -210,7 +227,7 @@ impl TokenBucket {
 /// The client's IP: the TCP peer, or — when that is a trusted proxy — the right-most address of
 /// `X-Forwarded-For` that is not itself a trusted proxy.
 pub(crate) fn client_ip(remote: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
-    let is_trusted = |ip: IpAddr| trusted.iter().any(|net| net.contains(ip));
+    let is_trusted = |ip: IpAddr| crate::config::in_any(trusted, ip);
     let remote = remote.to_canonical();
     if !is_trusted(remote) {
         return remote;
@@ -237,19 +254,11 @@ pub(crate) fn client_ip(remote: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) 
     client
 }
 
-/// The relay's answer to a refused websocket (or to a probe of one): the status and the code
+/// The relay's answer to a refused websocket (or to a probe of one): the status and the body
 /// both sides know from `relay_api`.
 fn refuse(refusal: Refusal) -> Response {
     let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::BAD_REQUEST);
-    (
-        status,
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        refusal.body(),
-    )
-        .into_response()
+    json_response(status, &Refused { error: refusal })
 }
 
 /// `GET /ws/{room}`: with websocket upgrade headers, admits the peer to `room` or refuses it
@@ -282,14 +291,10 @@ pub(crate) async fn websocket(
 
     let Ok(upgrade) = upgrade else {
         return match relay.rooms.probe(&room, ip) {
-            Ok(peers) => (
-                [
-                    (header::CONTENT_TYPE, "application/json"),
-                    (header::CACHE_CONTROL, "no-store"),
-                ],
-                relay_api::peers_body(peers),
-            )
-                .into_response(),
+            Ok(peers) => {
+                let peers = u32::try_from(peers).unwrap_or(u32::MAX);
+                json_response(StatusCode::OK, &RoomAnswer { peers })
+            }
             Err(refusal) => refuse(refusal),
         };
     };
@@ -329,7 +334,7 @@ mod tests {
 
     #[test]
     fn forwarded_for_is_believed_only_from_trusted_proxies() {
-        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap()];
+        let trusted: Vec<IpNet> = vec![crate::parse_ip_net("10.0.0.0/8").unwrap()];
         let mut headers = HeaderMap::new();
         headers.insert(
             "x-forwarded-for",

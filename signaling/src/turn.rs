@@ -16,7 +16,7 @@ use std::{
 
 use base64::Engine as _;
 use hmac::{Hmac, Mac};
-use relay_api::IceServer;
+use relay_api::{IceServer, IceServers};
 use sha1::Sha1;
 
 /// The secret shared with the TURN server (coturn's `static-auth-secret`). Its `Debug` does not
@@ -94,11 +94,11 @@ impl fmt::Debug for Clock {
     }
 }
 
-/// The body of `GET /ice-servers`: written once when the credentials are static, or anew on each
-/// request when they come from a [`TurnSecret`].
+/// The body of `GET /ice-servers`: as configured when the credentials are static, or made anew on
+/// each request when they come from a [`TurnSecret`].
 #[derive(Clone, Debug)]
 pub(crate) enum IceList {
-    Fixed(Arc<str>),
+    Fixed(Arc<IceServers>),
     Fresh {
         servers: Arc<[IceServer]>,
         secret: TurnSecret,
@@ -110,7 +110,9 @@ pub(crate) enum IceList {
 impl IceList {
     pub(crate) fn new(config: &crate::Config) -> Self {
         match &config.turn_secret {
-            None => Self::Fixed(IceServer::list_json(&config.ice_servers).into()),
+            None => Self::Fixed(Arc::new(IceServers {
+                ice_servers: config.ice_servers.clone(),
+            })),
             Some(secret) => Self::Fresh {
                 servers: config.ice_servers.clone().into(),
                 secret: secret.clone(),
@@ -120,11 +122,11 @@ impl IceList {
         }
     }
 
-    /// The JSON now: with a secret, every entry holding a `turn:` or `turns:` URL gets a user
+    /// The list now: with a secret, every entry holding a `turn:` or `turns:` URL gets a user
     /// name and credential that expire `ttl` from now, in place of any it had.
-    pub(crate) fn json(&self) -> String {
+    pub(crate) fn now(&self) -> IceServers {
         match self {
-            Self::Fixed(json) => json.to_string(),
+            Self::Fixed(list) => IceServers::clone(list),
             Self::Fresh {
                 servers,
                 secret,
@@ -146,7 +148,9 @@ impl IceList {
                         }
                     })
                     .collect();
-                IceServer::list_json(&servers)
+                IceServers {
+                    ice_servers: servers,
+                }
             }
         }
     }
@@ -214,14 +218,14 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            IceList::new(&config).json(),
+            serde_json::to_string(&IceList::new(&config).now()).unwrap(),
             r#"{"iceServers":[{"urls":["stun:a"]},{"urls":["turns:b"],"username":"1700003600:moulin","credential":"fYkSQcr68KRsNJhqdA3fWaPkaew="}]}"#
         );
         assert!(!format!("{config:?}").contains("north"));
 
         config.turn_secret = None;
         assert_eq!(
-            IceList::new(&config).json(),
+            serde_json::to_string(&IceList::new(&config).now()).unwrap(),
             r#"{"iceServers":[{"urls":["stun:a"]},{"urls":["turns:b"],"username":"static","credential":"static"}]}"#
         );
     }

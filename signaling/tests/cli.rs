@@ -2,8 +2,7 @@
 //! variables (none inherited from the caller), and what it prints and its exit code are checked.
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
-    net::TcpStream,
+    io::{BufRead, BufReader},
     process::{Child, Command, Output, Stdio},
     sync::mpsc,
     time::Duration,
@@ -72,6 +71,17 @@ fn a_turn_secret_without_a_turn_url_is_a_usage_error() {
         .env("MOULIN_TURN_SECRET", "north")
         .env("MOULIN_ICE_SERVERS", "stun:turn.example.org:3478"));
     assert_usage_error(&output, message);
+}
+
+#[test]
+fn a_trusted_proxy_that_is_no_network_is_a_usage_error() {
+    for bad in ["10.0.0.0/33", "proxy.example"] {
+        let output = run(relay().args(["--trusted-proxy", "127.0.0.1", "--trusted-proxy", bad]));
+        assert_usage_error(
+            &output,
+            &format!("`{bad}` is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8, ::1)"),
+        );
+    }
 }
 
 #[test]
@@ -147,23 +157,11 @@ fn a_secret_from_the_environment_signs_the_served_turn_credentials() {
         .unwrap_or_else(|| panic!("unexpected line {line:?}"))
         .to_owned();
 
-    let mut tcp = TcpStream::connect(&addr).unwrap();
-    tcp.set_read_timeout(Some(LIMIT)).unwrap();
-    write!(
-        tcp,
-        "GET /ice-servers HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = String::new();
-    tcp.read_to_string(&mut raw).unwrap();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert!(
-        head.to_ascii_lowercase()
-            .contains("cache-control: no-store"),
-        "{head}"
-    );
-    let body: serde_json::Value = serde_json::from_str(body).unwrap();
+    let reply = test_support::get_blocking(&addr, "/ice-servers");
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("cache-control"), Some("no-store"));
+    let body = reply.text();
+    let body: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(
         body["iceServers"][0],
         serde_json::json!({ "urls": ["stun:turn.example.org:3478"] })

@@ -1,10 +1,9 @@
-//! The relay over real sockets: each test binds `127.0.0.1:0`, runs [`signaling::run`] on a
-//! temporary static directory, and talks to it with a bare HTTP/1.1 client and
-//! `tokio-tungstenite`.
+//! The relay over real sockets: each test runs a relay on `127.0.0.1:0` (`test_support::Relay`)
+//! with a temporary static directory, and talks to it with a bare HTTP/1.1 client
+//! (`test_support::get`) and `tokio-tungstenite`.
 
 use std::{
     io::Read,
-    net::SocketAddr,
     path::{Path, PathBuf},
     str::FromStr,
     sync::atomic::{AtomicUsize, Ordering},
@@ -13,13 +12,8 @@ use std::{
 
 use futures::{SinkExt, StreamExt};
 use matchbox_protocol::{JsonPeerEvent, PeerId};
-use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
-    net::{TcpListener, TcpStream},
-    sync::oneshot,
-    task::JoinHandle,
-    time::timeout,
-};
+use test_support::{get, request, Relay};
+use tokio::{io::AsyncWriteExt, net::TcpStream, time::timeout};
 use tokio_tungstenite::{
     connect_async,
     tungstenite::{protocol::frame::coding::CloseCode, Message},
@@ -100,150 +94,17 @@ fn client_build() -> TempDir {
 
 // --- the server under test ----------------------------------------------------------------------
 
-struct Server {
-    addr: SocketAddr,
-    stats: signaling::Stats,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
+/// A relay serving the client build in `static_dir`.
+async fn serve(static_dir: &Path) -> Relay {
+    serve_with_drain(static_dir, Duration::from_secs(3)).await
 }
 
-impl Server {
-    async fn start(static_dir: &Path) -> Self {
-        Self::start_with_drain(static_dir, Duration::from_secs(3)).await
-    }
-
-    async fn start_with_drain(static_dir: &Path, drain_timeout: Duration) -> Self {
-        Self::start_with(|config| {
-            config.static_dir = static_dir.to_owned();
-            config.drain_timeout = drain_timeout;
-        })
-        .await
-    }
-
-    /// A relay with the default settings changed by `adjust` (no static directory).
-    async fn start_with(adjust: impl FnOnce(&mut signaling::Config)) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let mut config = signaling::Config::default();
-        config.static_dir = std::env::temp_dir().join("signaling-test-no-client");
-        config.drain_timeout = Duration::from_secs(3);
-        adjust(&mut config);
-        let server = signaling::Server::new(config);
-        let stats = server.stats();
-        let task = tokio::spawn(server.run(listener, async {
-            let _ = stopped.await;
-        }));
-        Self {
-            addr,
-            stats,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    /// Triggers the shutdown and waits for `run` to return.
-    async fn stop(mut self) -> std::io::Result<()> {
-        let _ = self.stop.take().unwrap().send(());
-        timeout(LIMIT, &mut self.task)
-            .await
-            .expect("run did not return after shutdown")
-            .unwrap()
-    }
-
-    fn ws_url(&self, room: &str) -> String {
-        format!("ws://{}/ws/{room}", self.addr)
-    }
-}
-
-// --- a bare HTTP/1.1 client ---------------------------------------------------------------------
-
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).unwrap()
-    }
-}
-
-async fn get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> Reply {
-    request(addr, "GET", path, headers).await
-}
-
-async fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
-    timeout(LIMIT, async {
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-        for (name, value) in headers {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-        head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).await.unwrap();
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).await.unwrap();
-        parse_reply(&raw)
+async fn serve_with_drain(static_dir: &Path, drain_timeout: Duration) -> Relay {
+    Relay::start_with(|config| {
+        config.static_dir = static_dir.to_owned();
+        config.drain_timeout = drain_timeout;
     })
     .await
-    .expect("HTTP request timed out")
-}
-
-fn parse_reply(raw: &[u8]) -> Reply {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("no end of headers");
-    let head = std::str::from_utf8(&raw[..end]).unwrap();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .map(|line| {
-            let (name, value) = line.split_once(':').unwrap();
-            (name.trim().to_owned(), value.trim().to_owned())
-        })
-        .collect();
-    let mut reply = Reply {
-        status,
-        headers,
-        body: raw[end + 4..].to_vec(),
-    };
-    if reply.header("transfer-encoding") == Some("chunked") {
-        reply.body = dechunk(&reply.body);
-    }
-    reply
-}
-
-fn dechunk(mut chunked: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = chunked.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size_field = std::str::from_utf8(&chunked[..line_end]).unwrap();
-        let size = usize::from_str_radix(size_field.split(';').next().unwrap().trim(), 16).unwrap();
-        chunked = &chunked[line_end + 2..];
-        if size == 0 {
-            return body;
-        }
-        body.extend_from_slice(&chunked[..size]);
-        chunked = &chunked[size + 2..];
-    }
 }
 
 fn gunzip(bytes: &[u8]) -> Vec<u8> {
@@ -292,7 +153,7 @@ async fn join(url: &str) -> (Ws, PeerId) {
 #[tokio::test]
 async fn index_is_served_and_never_cached_stale() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     for path in ["/", "/index.html"] {
         let reply = get(server.addr, path, &[]).await;
         assert_eq!(reply.status, 200, "{path}");
@@ -306,13 +167,13 @@ async fn index_is_served_and_never_cached_stale() {
         assert_eq!(reply.header("cache-control"), Some("no-cache"), "{path}");
         assert_eq!(reply.text(), index_html(), "{path}");
     }
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn the_service_worker_is_javascript_and_never_cached_stale() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     let reply = get(server.addr, "/sw.js", &[]).await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("text/javascript"));
@@ -322,13 +183,13 @@ async fn the_service_worker_is_javascript_and_never_cached_stale() {
     let reply = get(server.addr, "/sw.js", &[("If-None-Match", &etag)]).await;
     assert_eq!(reply.status, 304);
     assert_eq!(reply.header("cache-control"), Some("no-cache"));
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn hashed_assets_have_their_mime_type_and_are_immutable() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
 
     let reply = get(server.addr, &format!("/{WASM}"), &[]).await;
     assert_eq!(reply.status, 200);
@@ -347,13 +208,13 @@ async fn hashed_assets_have_their_mime_type_and_are_immutable() {
         reply.header("cache-control"),
         Some("public, max-age=31536000, immutable")
     );
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn other_files_have_their_mime_type_and_a_short_cache() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     for (path, mime) in [
         ("/style.css", "text/css"),
         ("/logo.svg", "image/svg+xml"),
@@ -373,13 +234,13 @@ async fn other_files_have_their_mime_type_and_a_short_cache() {
             "{path}"
         );
     }
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn compresses_wasm_js_and_html_on_request() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
 
     let reply = get(
         server.addr,
@@ -406,13 +267,13 @@ async fn compresses_wasm_js_and_html_on_request() {
     assert_eq!(reply.header("content-encoding"), Some("gzip"));
     assert_eq!(gunzip(&reply.body), index_html().as_bytes());
     assert_eq!(reply.header("cache-control"), Some("no-cache"));
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn client_routes_serve_index() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     for path in [
         "/moulin",
         "/meta-morpion",
@@ -433,13 +294,13 @@ async fn client_routes_serve_index() {
     }
     let reply = request(server.addr, "HEAD", "/moulin", &[]).await;
     assert_eq!(reply.status, 200);
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn missing_files_and_relay_paths_are_not_found() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     for path in [
         "/missing.js",
         "/moulin/missing.wasm",
@@ -452,13 +313,13 @@ async fn missing_files_and_relay_paths_are_not_found() {
         assert_eq!(reply.status, 404, "{path}");
         assert!(reply.header("cache-control").is_none(), "{path}");
     }
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn missing_static_dir_answers_503_but_the_relay_works() {
     let parent = TempDir::new();
-    let server = Server::start(&parent.missing()).await;
+    let server = serve(&parent.missing()).await;
     for path in ["/", "/moulin", "/index.html", &format!("/{WASM}")] {
         let reply = get(server.addr, path, &[]).await;
         assert_eq!(reply.status, 503, "{path}");
@@ -469,19 +330,19 @@ async fn missing_static_dir_answers_503_but_the_relay_works() {
         );
     }
     assert_eq!(get(server.addr, "/health", &[]).await.status, 200);
-    drop(join(&server.ws_url("room1")).await);
+    drop(join(&server.room_url("room1")).await);
 
     // Building the client while the relay runs is enough.
     std::fs::create_dir(parent.missing()).unwrap();
     std::fs::write(parent.missing().join("index.html"), index_html()).unwrap();
     assert_eq!(get(server.addr, "/moulin", &[]).await.status, 200);
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn health() {
     let parent = TempDir::new();
-    let server = Server::start(&parent.missing()).await;
+    let server = serve(&parent.missing()).await;
     let reply = get(server.addr, "/health", &[]).await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("application/json"));
@@ -491,14 +352,14 @@ async fn health() {
     assert_eq!(health["peers"], 0);
     assert_eq!(health["connections"], 1, "this request's own connection");
 
-    let (_ws, _) = join(&server.ws_url("room1")).await;
+    let (_ws, _) = join(&server.room_url("room1")).await;
     let reply = get(server.addr, "/health", &[]).await;
     let health: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
     assert_eq!(
         (health["rooms"].as_u64(), health["peers"].as_u64()),
         (Some(1), Some(1))
     );
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 // --- signalling ---------------------------------------------------------------------------------
@@ -506,19 +367,19 @@ async fn health() {
 #[tokio::test]
 async fn websocket_assigns_an_id_first() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
-    let (ws, _id) = join(&server.ws_url("room1")).await;
+    let server = serve(&build.0).await;
+    let (ws, _id) = join(&server.room_url("room1")).await;
     drop(ws);
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn peers_in_a_room_meet_and_signal_each_other() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
-    let (mut host, host_id) = join(&server.ws_url("room1")).await;
-    let (mut other_room, _) = join(&server.ws_url("room2")).await;
-    let (mut guest, guest_id) = join(&server.ws_url("room1")).await;
+    let server = serve(&build.0).await;
+    let (mut host, host_id) = join(&server.room_url("room1")).await;
+    let (mut other_room, _) = join(&server.room_url("room2")).await;
+    let (mut guest, guest_id) = join(&server.room_url("room1")).await;
     assert_ne!(host_id, guest_id);
 
     assert_eq!(
@@ -553,7 +414,7 @@ async fn peers_in_a_room_meet_and_signal_each_other() {
         "room2 received an event from room1"
     );
     drop((host, other_room));
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 // --- shutdown -----------------------------------------------------------------------------------
@@ -561,9 +422,9 @@ async fn peers_in_a_room_meet_and_signal_each_other() {
 #[tokio::test]
 async fn shutdown_closes_websockets_and_returns() {
     let build = client_build();
-    let server = Server::start(&build.0).await;
+    let server = serve(&build.0).await;
     let addr = server.addr;
-    let (mut ws, _) = join(&server.ws_url("room1")).await;
+    let (mut ws, _) = join(&server.room_url("room1")).await;
 
     let stopped = tokio::spawn(server.stop());
     let close = timeout(LIMIT, ws.next())
@@ -575,7 +436,7 @@ async fn shutdown_closes_websockets_and_returns() {
     }
     // The peer answers the close (tungstenite does it when polled), then `run` returns.
     assert!(timeout(LIMIT, ws.next()).await.unwrap().is_none());
-    stopped.await.unwrap().unwrap();
+    stopped.await.unwrap();
 
     assert!(
         TcpStream::connect(addr).await.is_err(),
@@ -588,9 +449,9 @@ async fn shutdown_closes_websockets_and_returns() {
 #[tokio::test(start_paused = true)]
 async fn shutdown_with_nothing_connected_is_immediate() {
     let parent = TempDir::new();
-    let server = Server::start(&parent.missing()).await;
+    let server = serve(&parent.missing()).await;
     let started = tokio::time::Instant::now();
-    server.stop().await.unwrap();
+    server.stop().await;
     assert_eq!(started.elapsed(), Duration::ZERO, "it waited on a timer");
 }
 
@@ -598,11 +459,11 @@ async fn shutdown_with_nothing_connected_is_immediate() {
 async fn shutdown_gives_up_on_peers_that_never_answer_the_close() {
     let build = client_build();
     let drain = Duration::from_millis(300);
-    let server = Server::start_with_drain(&build.0, drain).await;
+    let server = serve_with_drain(&build.0, drain).await;
     // Connected, but never polled again: it cannot answer the close frame.
-    let (_silent, _) = join(&server.ws_url("room1")).await;
+    let (_silent, _) = join(&server.room_url("room1")).await;
     let started = tokio::time::Instant::now();
-    server.stop().await.unwrap();
+    server.stop().await;
     assert_eq!(
         started.elapsed(),
         drain,
@@ -639,9 +500,9 @@ async fn try_join(url: &str, headers: &[(&str, &str)]) -> Result<(Ws, PeerId), (
 }
 
 /// Two fresh peers meet in `room` and one signals the other: the relay still works.
-async fn assert_pair_works(server: &Server, room: &str) {
-    let (mut host, host_id) = join(&server.ws_url(room)).await;
-    let (mut guest, guest_id) = join(&server.ws_url(room)).await;
+async fn assert_pair_works(server: &Relay, room: &str) {
+    let (mut host, host_id) = join(&server.room_url(room)).await;
+    let (mut guest, guest_id) = join(&server.room_url(room)).await;
     assert_eq!(
         next_event(&mut host).await,
         JsonPeerEvent::NewPeer(guest_id)
@@ -672,27 +533,12 @@ async fn closed_with(ws: &mut Ws) -> Option<CloseCode> {
     .expect("the relay did not close the socket")
 }
 
-/// Waits (bounded) until the relay's counts settle to `want`.
-async fn wait_for_counts(server: &Server, want: impl Fn(signaling::Counts) -> bool) {
-    let settled = timeout(LIMIT, async {
-        while !want(server.stats.counts()) {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    })
-    .await;
-    assert!(
-        settled.is_ok(),
-        "counts did not settle: {:?}",
-        server.stats.counts()
-    );
-}
-
 const ROOM_FULL: (u16, &str) = (409, r#"{"error":"room_full"}"#);
 
 #[tokio::test]
 async fn a_third_peer_is_refused_before_the_upgrade() {
-    let server = Server::start_with(|_| {}).await;
-    let url = server.ws_url("full");
+    let server = Relay::start_with(|_| {}).await;
+    let url = server.room_url("full");
     let (mut host, _) = join(&url).await;
     let (guest, guest_id) = join(&url).await;
     assert_eq!(
@@ -713,7 +559,7 @@ async fn a_third_peer_is_refused_before_the_upgrade() {
     );
 
     // The refused peer left no trace, and a seat that frees up can be taken again.
-    assert_eq!(server.stats.counts().peers, 2);
+    assert_eq!(server.counts().peers, 2);
     drop(guest);
     assert_eq!(
         next_event(&mut host).await,
@@ -728,33 +574,33 @@ async fn a_third_peer_is_refused_before_the_upgrade() {
         next_event(&mut host).await,
         JsonPeerEvent::NewPeer(again_id)
     );
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn bad_room_names_are_refused() {
-    let server = Server::start_with(|_| {}).await;
+    let server = Relay::start_with(|_| {}).await;
     let too_long = "a".repeat(65);
     for room in [too_long.as_str(), "a.b", "a%20b", "%C3%A9t%C3%A9", "a~b"] {
-        let refused = try_join(&server.ws_url(room), &[]).await.err();
+        let refused = try_join(&server.room_url(room), &[]).await.err();
         assert_eq!(
             refused,
             Some((400, r#"{"error":"bad_room"}"#.to_owned())),
             "{room}"
         );
     }
-    let (_ws, _) = join(&server.ws_url(&"a".repeat(64))).await;
-    let (_ws, _) = join(&server.ws_url("Az09_-")).await;
-    server.stop().await.unwrap();
+    let (_ws, _) = join(&server.room_url(&"a".repeat(64))).await;
+    let (_ws, _) = join(&server.room_url("Az09_-")).await;
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn foreign_origins_are_refused() {
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.allowed_origins = signaling::AllowedOrigins::from_list(&["https://games.example"]);
     })
     .await;
-    let url = server.ws_url("origins");
+    let url = server.room_url("origins");
     let own = format!("http://{}", server.addr);
     let refused = try_join(&url, &[("Origin", "https://evil.example")]).await;
     assert_eq!(
@@ -777,24 +623,24 @@ async fn foreign_origins_are_refused() {
         409,
         "no Origin (not a browser) passes the check"
     );
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn connections_per_ip_honour_forwarded_for_only_from_trusted_proxies() {
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.max_connections_per_ip = 2;
-        config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        config.trusted_proxies = vec![signaling::parse_ip_net("127.0.0.1").unwrap()];
     })
     .await;
     let from = |ip: &'static str| [("X-Forwarded-For", ip)];
-    let _a1 = try_join(&server.ws_url("a"), &from("203.0.113.1"))
+    let _a1 = try_join(&server.room_url("a"), &from("203.0.113.1"))
         .await
         .unwrap();
-    let _a2 = try_join(&server.ws_url("b"), &from("203.0.113.1"))
+    let _a2 = try_join(&server.room_url("b"), &from("203.0.113.1"))
         .await
         .unwrap();
-    let refused = try_join(&server.ws_url("c"), &from("203.0.113.1"))
+    let refused = try_join(&server.room_url("c"), &from("203.0.113.1"))
         .await
         .err();
     assert_eq!(
@@ -802,57 +648,57 @@ async fn connections_per_ip_honour_forwarded_for_only_from_trusted_proxies() {
         Some((429, r#"{"error":"too_many_connections"}"#.to_owned()))
     );
     // Another client behind the same proxy is counted apart.
-    let _b = try_join(&server.ws_url("c"), &from("203.0.113.2"))
+    let _b = try_join(&server.room_url("c"), &from("203.0.113.2"))
         .await
         .unwrap();
     // A client cannot dodge the limit by prepending addresses: the proxy appends the real one.
-    let spoofed = try_join(&server.ws_url("d"), &from("198.51.100.9, 203.0.113.1")).await;
+    let spoofed = try_join(&server.room_url("d"), &from("198.51.100.9, 203.0.113.1")).await;
     assert_eq!(spoofed.err().unwrap().0, 429);
-    assert_eq!(server.stats.counts().client_ips, 2);
-    server.stop().await.unwrap();
+    assert_eq!(server.counts().client_ips, 2);
+    server.stop().await;
 
     // Untrusted: the header is ignored and loopback itself is the client.
-    let server = Server::start_with(|config| config.max_connections_per_ip = 1).await;
-    let _a = try_join(&server.ws_url("a"), &from("203.0.113.1"))
+    let server = Relay::start_with(|config| config.max_connections_per_ip = 1).await;
+    let _a = try_join(&server.room_url("a"), &from("203.0.113.1"))
         .await
         .unwrap();
-    let refused = try_join(&server.ws_url("b"), &from("203.0.113.2")).await;
+    let refused = try_join(&server.room_url("b"), &from("203.0.113.2")).await;
     assert_eq!(refused.err().unwrap().0, 429);
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn room_and_connection_caps_answer_503() {
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.max_rooms = 2;
         config.max_connections = 3;
     })
     .await;
-    let _a = join(&server.ws_url("a")).await;
-    let _b = join(&server.ws_url("b")).await;
-    let refused = try_join(&server.ws_url("c"), &[]).await.err();
+    let _a = join(&server.room_url("a")).await;
+    let _b = join(&server.room_url("b")).await;
+    let refused = try_join(&server.room_url("c"), &[]).await.err();
     assert_eq!(
         refused,
         Some((503, r#"{"error":"too_many_rooms"}"#.to_owned()))
     );
-    let _a2 = join(&server.ws_url("a")).await;
-    let refused = try_join(&server.ws_url("b"), &[]).await.err();
+    let _a2 = join(&server.room_url("a")).await;
+    let refused = try_join(&server.room_url("b"), &[]).await.err();
     assert_eq!(refused, Some((503, r#"{"error":"relay_full"}"#.to_owned())));
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 // --- bad input: cut off, never a crash, never a leak --------------------------------------------
 
 #[tokio::test]
 async fn an_oversized_frame_closes_the_socket_before_it_is_read() {
-    let server = Server::start_with(|config| config.max_message_size = 1024).await;
-    let (mut big, _) = join(&server.ws_url("big")).await;
+    let server = Relay::start_with(|config| config.max_message_size = 1024).await;
+    let (mut big, _) = join(&server.room_url("big")).await;
     // A text message just over the limit.
     big.send(Message::text("x".repeat(1025))).await.unwrap();
     assert_eq!(closed_with(&mut big).await, Some(CloseCode::Size));
 
     // A frame header announcing 1 GiB, followed by nothing: the relay must not wait for it.
-    let (mut huge, _) = join(&server.ws_url("huge")).await;
+    let (mut huge, _) = join(&server.room_url("huge")).await;
     let MaybeTlsStream::Plain(tcp) = huge.get_mut() else {
         unreachable!()
     };
@@ -863,20 +709,20 @@ async fn an_oversized_frame_closes_the_socket_before_it_is_read() {
     assert_eq!(closed_with(&mut huge).await, Some(CloseCode::Size));
 
     assert_pair_works(&server, "pair").await;
-    wait_for_counts(&server, |c| c.peers == 2).await;
-    server.stop().await.unwrap();
+    server.wait_for_counts(|c| c.peers == 2).await;
+    server.stop().await;
 }
 
 #[tokio::test]
 async fn malformed_and_binary_messages_close_the_socket_and_unknown_receivers_are_ignored() {
-    let server = Server::start_with(|_| {}).await;
-    let (mut host, host_id) = join(&server.ws_url("r")).await;
+    let server = Relay::start_with(|_| {}).await;
+    let (mut host, host_id) = join(&server.room_url("r")).await;
 
-    let (mut malformed, _) = join(&server.ws_url("m")).await;
+    let (mut malformed, _) = join(&server.room_url("m")).await;
     malformed.send(Message::text("{not json")).await.unwrap();
     assert_eq!(closed_with(&mut malformed).await, Some(CloseCode::Invalid));
 
-    let (mut wrong_shape, _) = join(&server.ws_url("w")).await;
+    let (mut wrong_shape, _) = join(&server.room_url("w")).await;
     wrong_shape
         .send(Message::text(r#"{"Signal":{"to":1}}"#))
         .await
@@ -886,18 +732,18 @@ async fn malformed_and_binary_messages_close_the_socket_and_unknown_receivers_ar
         Some(CloseCode::Invalid)
     );
 
-    let (mut binary, _) = join(&server.ws_url("b")).await;
+    let (mut binary, _) = join(&server.room_url("b")).await;
     binary.send(Message::binary(vec![0u8; 16])).await.unwrap();
     assert_eq!(closed_with(&mut binary).await, Some(CloseCode::Unsupported));
 
     // A signal to a peer that is not in the room (or not at all) goes nowhere, and the sender
     // stays connected.
-    let (mut guest, guest_id) = join(&server.ws_url("r")).await;
+    let (mut guest, guest_id) = join(&server.room_url("r")).await;
     assert_eq!(
         next_event(&mut host).await,
         JsonPeerEvent::NewPeer(guest_id)
     );
-    let (_elsewhere, elsewhere_id) = join(&server.ws_url("other")).await;
+    let (_elsewhere, elsewhere_id) = join(&server.room_url("other")).await;
     for receiver in [elsewhere_id, PeerId(uuid_nil()), guest_id] {
         let signal = serde_json::json!({ "Signal": { "receiver": receiver, "data": 1 } });
         guest.send(Message::text(signal.to_string())).await.unwrap();
@@ -912,8 +758,10 @@ async fn malformed_and_binary_messages_close_the_socket_and_unknown_receivers_ar
         }
     );
     drop((malformed, wrong_shape, binary));
-    wait_for_counts(&server, |c| c.peers == 3 && c.rooms == 2).await;
-    server.stop().await.unwrap();
+    server
+        .wait_for_counts(|c| c.peers == 3 && c.rooms == 2)
+        .await;
+    server.stop().await;
 }
 
 fn uuid_nil() -> uuid::Uuid {
@@ -922,9 +770,9 @@ fn uuid_nil() -> uuid::Uuid {
 
 #[tokio::test]
 async fn a_flooding_peer_is_cut_off_and_its_room_peer_told() {
-    let server = Server::start_with(|config| config.max_messages_per_second = 10).await;
-    let (mut host, host_id) = join(&server.ws_url("flood")).await;
-    let (mut flooder, flooder_id) = join(&server.ws_url("flood")).await;
+    let server = Relay::start_with(|config| config.max_messages_per_second = 10).await;
+    let (mut host, host_id) = join(&server.room_url("flood")).await;
+    let (mut flooder, flooder_id) = join(&server.room_url("flood")).await;
     assert_eq!(
         next_event(&mut host).await,
         JsonPeerEvent::NewPeer(flooder_id)
@@ -950,18 +798,18 @@ async fn a_flooding_peer_is_cut_off_and_its_room_peer_told() {
     }
     assert!((20..=21).contains(&relayed), "relayed {relayed}");
     assert_pair_works(&server, "calm").await;
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 // --- presence: a frozen peer is noticed ---------------------------------------------------------
 
 #[tokio::test(start_paused = true)]
 async fn a_frozen_peer_is_closed_after_the_idle_timeout_and_a_live_one_is_not() {
-    let server = Server::start_with(|_| {}).await;
+    let server = Relay::start_with(|_| {}).await;
     let idle = signaling::Config::DEFAULT_IDLE_TIMEOUT;
-    let (mut host, _) = join(&server.ws_url("idle")).await;
+    let (mut host, _) = join(&server.room_url("idle")).await;
     // Connected, then never polled again: it neither sends nor answers pings.
-    let (frozen, frozen_id) = join(&server.ws_url("idle")).await;
+    let (frozen, frozen_id) = join(&server.room_url("idle")).await;
     assert_eq!(
         next_event(&mut host).await,
         JsonPeerEvent::NewPeer(frozen_id)
@@ -985,9 +833,9 @@ async fn a_frozen_peer_is_closed_after_the_idle_timeout_and_a_live_one_is_not() 
             "the live peer got {message:?}"
         );
     }
-    assert_eq!(server.stats.counts().peers, 1);
+    assert_eq!(server.counts().peers, 1);
     drop(frozen);
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 // --- no leaks -----------------------------------------------------------------------------------
@@ -996,7 +844,7 @@ async fn a_frozen_peer_is_closed_after_the_idle_timeout_and_a_live_one_is_not() 
 async fn ten_thousand_rooms_created_and_left_leave_nothing_behind() {
     const ROOMS: usize = 10_000;
     const AT_ONCE: usize = 100;
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.max_connections_per_ip = ROOMS;
         config.max_rooms = ROOMS;
     })
@@ -1019,22 +867,24 @@ async fn ten_thousand_rooms_created_and_left_leave_nothing_behind() {
             ws.close(None).await.unwrap();
         }
     }
-    wait_for_counts(&server, |counts| counts == signaling::Counts::default()).await;
-    server.stop().await.unwrap();
+    server
+        .wait_for_counts(|counts| counts == signaling::Counts::default())
+        .await;
+    server.stop().await;
 }
 
 // --- ICE servers --------------------------------------------------------------------------------
 
 #[tokio::test]
 async fn ice_servers_are_empty_by_default_and_served_as_configured() {
-    let server = Server::start_with(|_| {}).await;
+    let server = Relay::start_with(|_| {}).await;
     let reply = get(server.addr, "/ice-servers", &[]).await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("application/json"));
     assert_eq!(reply.text(), r#"{"iceServers":[]}"#);
-    server.stop().await.unwrap();
+    server.stop().await;
 
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.ice_servers = signaling::IceServer::from_urls(
             &[
                 "stun:stun.example.org:3478".to_owned(),
@@ -1056,7 +906,7 @@ async fn ice_servers_are_empty_by_default_and_served_as_configured() {
               "username": "moulin", "credential": "s3cret" },
         ]})
     );
-    server.stop().await.unwrap();
+    server.stop().await;
 }
 
 /// With a secret shared with coturn, each request gets a user name `<now + ttl>:moulin` and the
@@ -1071,7 +921,7 @@ async fn ice_servers_from_a_turn_secret_are_fresh_on_each_request_and_never_cach
     };
     let now = Arc::new(AtomicU64::new(1_700_000_000));
     let ttl = Duration::from_secs(120);
-    let server = Server::start_with(|config| {
+    let server = Relay::start_with(|config| {
         config.ice_servers = signaling::IceServer::from_urls(
             &[
                 "stun:turn.example.org:3478".to_owned(),
@@ -1118,5 +968,5 @@ async fn ice_servers_from_a_turn_secret_are_fresh_on_each_request_and_never_cach
         seen.push(username);
     }
     assert_ne!(seen[0], seen[1], "a later request gets a later expiry");
-    server.stop().await.unwrap();
+    server.stop().await;
 }

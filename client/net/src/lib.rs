@@ -39,7 +39,7 @@ pub use driver::{
     LONELY_MS, MAX_RETRY_MS, STALE_MS,
 };
 pub use link::{webrtc_available, Link, LinkEvent, PeerId};
-pub use relay_api::{peers_from_answer, IceServer, Refusal};
+pub use relay_api::{IceServer, Refusal};
 
 #[cfg(test)]
 mod tests;

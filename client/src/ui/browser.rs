@@ -2,10 +2,11 @@
 //! timer to await, random bytes, the clipboard, the share sheet, the location. The remote pages'
 //! own (storage, locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
 
+use relay_api::RoomAnswer;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// The wall clock, in ms since the epoch (what the session's times are).
@@ -34,6 +35,7 @@ pub fn random<const N: usize>() -> Option<[u8; N]> {
 /// Whether this browser can make WebRTC connections (`RTCPeerConnection` exists; a privacy
 /// setting such as Firefox's `media.peerconnection.enabled=false` removes it). The room's link
 /// asks the same (`client_net::webrtc_available`); the lobby, in the other bundle, asks here.
+/// `Reflect`: web-sys has no typed way to ask whether a global exists.
 pub fn webrtc_available() -> bool {
     js_sys::Reflect::get(&js_sys::global(), &"RTCPeerConnection".into())
         .is_ok_and(|v| v.is_function())
@@ -57,23 +59,55 @@ pub fn store(key: &str, text: &str) -> bool {
         .is_some_and(|s| s.set_item(key, text).is_ok())
 }
 
-/// How many players the relay counts in a room now (`GET /ws/<room>`: `{"peers":N}`, or 409 when
+/// How many players the relay counts in a room now (`GET /ws/<room>`: [`RoomAnswer`], or 409 when
 /// it holds two); `None` when the relay does not answer, or refuses for another reason.
 pub async fn room_peers(room: &str) -> Option<u32> {
-    let promise = web_sys::window()?.fetch_with_str(&format!("/ws/{room}"));
-    let resp: web_sys::Response = JsFuture::from(promise).await.ok()?.dyn_into().ok()?;
+    let resp = fetch(&format!("/ws/{room}")).await?;
     match resp.status() {
         409 => Some(2),
         200 => {
             let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
-            let json = js_sys::JSON::parse(&text).ok()?;
-            let peers = js_sys::Reflect::get(&json, &"peers".into())
-                .ok()?
-                .as_f64()?;
-            (0.0..=2.0).contains(&peers).then_some(peers as u32)
+            let answer = room_answer(&js_sys::JSON::parse(&text).ok()?)?;
+            (answer.peers <= 2).then_some(answer.peers)
         }
         _ => None,
     }
+}
+
+/// The relay's answer to a plain `GET /ws/<room>` (`relay_api`): its status, and its body as
+/// `JSON.parse` reads it (`None` when it is no JSON); `None` when the relay does not answer.
+pub async fn ask_room(room: &str) -> Option<(u16, Option<JsValue>)> {
+    let resp = fetch(&format!("/ws/{room}")).await?;
+    let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
+    Some((resp.status(), js_sys::JSON::parse(&text).ok()))
+}
+
+/// `fetch(url)`'s response, if the browser got one.
+pub async fn fetch(url: &str) -> Option<web_sys::Response> {
+    let promise = web_sys::window()?.fetch_with_str(url);
+    JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+/// A field of an object `JSON.parse` made (`None` if it is absent, or the value no object). The
+/// relay's answers are read this way rather than with serde_json, which would cost the bundles
+/// kilobytes (docs/architecture.md, « What the relay says »); `Reflect` because such an object
+/// has no typed API.
+pub fn json_field(json: &JsValue, name: &str) -> Option<JsValue> {
+    if !json.is_object() {
+        return None;
+    }
+    js_sys::Reflect::get(json, &name.into())
+        .ok()
+        .filter(|v| !v.is_undefined())
+}
+
+/// `{"peers":N}` read from `JSON.parse`'s object.
+pub fn room_answer(json: &JsValue) -> Option<RoomAnswer> {
+    let peers = json_field(json, "peers")?.as_f64()?;
+    let whole = peers >= 0.0 && peers.fract() == 0.0 && peers <= f64::from(u32::MAX);
+    whole.then_some(RoomAnswer {
+        peers: peers as u32,
+    })
 }
 
 /// A seed from the browser's random source (0 if it has none): the computer's games vary with it.
@@ -118,12 +152,12 @@ pub fn location_href() -> String {
 /// Copies text to the clipboard, then says whether the browser did: it may refuse (no
 /// permission; no clipboard at all in a page served without HTTPS but from this machine).
 pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
-    let nav = web_sys::window().map(|w| w.navigator());
-    // `navigator.clipboard` is undefined where there is none, which web-sys cannot say.
-    let clipboard = nav
-        .and_then(|n| js_sys::Reflect::get(&n, &"clipboard".into()).ok())
+    // `navigator.clipboard` is undefined where there is none, which web-sys's type does not say:
+    // asked before using it.
+    let clipboard = web_sys::window()
+        .map(|w| w.navigator().clipboard())
         .filter(|c| !c.is_undefined())
-        .map(|c| c.unchecked_into::<web_sys::Clipboard>().write_text(text));
+        .map(|c| c.write_text(text));
     wasm_bindgen_futures::spawn_local(async move {
         let ok = match clipboard {
             Some(promise) => JsFuture::from(promise).await.is_ok(),
@@ -133,7 +167,8 @@ pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
     });
 }
 
-/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops).
+/// Whether the browser has a share sheet (`navigator.share`: most phones, some desktops). Asked
+/// with `Reflect`: web-sys has no typed way to ask whether a method exists.
 pub fn can_share() -> bool {
     web_sys::window()
         .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))

@@ -1,7 +1,15 @@
-//! What the relay (`signaling`) and the web client (`client-net`) agree on, stated once: the
-//! STUN/TURN entries `GET /ice-servers` lists, why a websocket to `/ws/<room>` is refused (the
-//! HTTP status and the `{"error":"…"}` code, which the relay also answers to a plain `GET` since a
-//! browser cannot read the status of a refused websocket handshake), and which room names exist.
+//! What the relay (`signaling`) and the web client (`client-net`) agree on, stated once as types:
+//! the STUN/TURN entries `GET /ice-servers` lists ([`IceServers`]), why a websocket to
+//! `/ws/<room>` is refused (the HTTP status and the `{"error":"…"}` body, [`Refused`], which the
+//! relay also answers to a plain `GET` since a browser cannot read the status of a refused
+//! websocket handshake), the answer to a room that can be joined ([`RoomAnswer`]), the relay's
+//! counts at `GET /health` ([`Health`]), and which room names exist.
+//!
+//! With the `serde` feature the types are `Serialize` and `Deserialize`; with `json`, the answers
+//! are also read from their JSON text ([`Refusal::from_answer`], [`peers_from_answer`]). The relay
+//! writes every body with `serde_json`; the browser reads them with its own `JSON.parse` and
+//! fills these types (client/src/ui/room/web.rs), which costs its bundle nothing
+//! (docs/architecture.md, « What the relay says »).
 //!
 //! ```
 //! use relay_api::{IceServer, Refusal};
@@ -12,10 +20,7 @@
 //!     Some("secret".into()),
 //! );
 //! assert_eq!(servers.len(), 2); // STUN without credentials, TURN with them
-//! assert_eq!(
-//!     IceServer::list_json(&servers),
-//!     r#"{"iceServers":[{"urls":["stun:stun.example.org"]},{"urls":["turn:turn.example.org"],"username":"user","credential":"secret"}]}"#
-//! );
+//! assert_eq!(servers[1].username.as_deref(), Some("user"));
 //! assert_eq!(Refusal::RoomFull.status(), 409);
 //! assert_eq!(Refusal::from_code("room_full"), Some(Refusal::RoomFull));
 //! assert!(relay_api::valid_room("0123abcd") && !relay_api::valid_room("a/b"));
@@ -25,15 +30,68 @@
 
 use std::fmt;
 
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+
 /// One entry of the WebRTC `iceServers` list (`RTCIceServer`): a STUN or TURN server.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct IceServer {
     /// `stun:host:port`, `turn:host:port?transport=udp`, `turns:host:443?transport=tcp`, …
     pub urls: Vec<String>,
     /// TURN user name, if any.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub username: Option<String>,
     /// TURN password, if any.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub credential: Option<String>,
+}
+
+/// The body of `GET /ice-servers`: `{"iceServers":[…]}`, the shape of
+/// `RTCConfiguration.iceServers`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct IceServers {
+    /// The STUN and TURN servers.
+    #[cfg_attr(feature = "serde", serde(rename = "iceServers"))]
+    pub ice_servers: Vec<IceServer>,
+}
+
+/// The body of a refusal: `{"error":"room_full"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Refused {
+    /// Why.
+    pub error: Refusal,
+}
+
+/// The body of the relay's answer to a plain `GET /ws/<room>` it would let join: how many
+/// players are in the room now, `{"peers":1}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct RoomAnswer {
+    /// Players in the room (0 or 1: a room of two refuses with [`Refusal::RoomFull`]).
+    pub peers: u32,
+}
+
+/// The body of `GET /health`: `{"status":"ok","rooms":…,"peers":…,"connections":…}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+pub struct Health {
+    /// Always `ok`: a relay that answers is up.
+    pub status: String,
+    /// Rooms open.
+    pub rooms: usize,
+    /// Peers in them.
+    pub peers: usize,
+    /// Open TCP connections (this request's own included).
+    pub connections: usize,
 }
 
 impl IceServer {
@@ -80,52 +138,6 @@ impl IceServer {
             .iter()
             .any(|scheme| url.trim().starts_with(scheme) && url.trim().len() > scheme.len())
     }
-
-    /// The body of `GET /ice-servers`: `{"iceServers":[…]}`, the shape of
-    /// `RTCConfiguration.iceServers`.
-    pub fn list_json(servers: &[IceServer]) -> String {
-        let mut out = String::from("{\"iceServers\":[");
-        for (i, s) in servers.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"urls\":[");
-            for (j, url) in s.urls.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
-                push_json_string(&mut out, url);
-            }
-            out.push(']');
-            for (name, value) in [("username", &s.username), ("credential", &s.credential)] {
-                if let Some(v) = value {
-                    out.push_str(",\"");
-                    out.push_str(name);
-                    out.push_str("\":");
-                    push_json_string(&mut out, v);
-                }
-            }
-            out.push('}');
-        }
-        out.push_str("]}");
-        out
-    }
-}
-
-fn push_json_string(out: &mut String, s: &str) {
-    use fmt::Write;
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// Longest room name the relay accepts.
@@ -140,8 +152,10 @@ pub fn valid_room(room: &str) -> bool {
 }
 
 /// Why the relay refuses a websocket to `/ws/<room>` (and says so to a plain `GET` of the same
-/// path, as `{"error":"<code>"}` with the status).
+/// path, as `{"error":"<code>"}` with the status: [`Refused`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Refusal {
     /// The room name is not one the relay accepts ([`valid_room`]). `400 bad_room`.
     BadRoom,
@@ -150,6 +164,7 @@ pub enum Refusal {
     /// The room already holds its two peers. `409 room_full`.
     RoomFull,
     /// This address holds too many websockets already. `429 too_many_connections`.
+    #[cfg_attr(feature = "serde", serde(rename = "too_many_connections"))]
     TooManyFromIp,
     /// Opening one more room would pass the relay's limit. `503 too_many_rooms`.
     TooManyRooms,
@@ -191,11 +206,6 @@ impl Refusal {
         }
     }
 
-    /// The body the relay sends with the status.
-    pub fn body(self) -> String {
-        format!("{{\"error\":\"{}\"}}", self.code())
-    }
-
     /// The refusal with this code.
     pub fn from_code(code: &str) -> Option<Refusal> {
         Refusal::ALL.into_iter().find(|r| r.code() == code)
@@ -212,33 +222,32 @@ impl Refusal {
 
     /// The refusal a probe answer means: its body's code, else its status; `None` for a room
     /// that can be joined.
-    pub fn from_answer(status: u16, body: &str) -> Option<Refusal> {
+    pub fn from_status_and_code(status: u16, code: Option<&str>) -> Option<Refusal> {
         if (200..300).contains(&status) {
             return None;
         }
-        let code = body
-            .split("\"error\":\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next());
         code.and_then(Refusal::from_code)
             .or_else(|| Refusal::from_status(status))
     }
-}
 
-/// The body of the relay's answer to a plain `GET /ws/<room>` it would let join: how many
-/// players are in the room now.
-pub fn peers_body(peers: usize) -> String {
-    format!("{{\"peers\":{peers}}}")
+    /// [`Refusal::from_status_and_code`] from the answer's JSON text.
+    #[cfg(feature = "json")]
+    pub fn from_answer(status: u16, body: &str) -> Option<Refusal> {
+        let refused = serde_json::from_str::<Refused>(body).ok();
+        Refusal::from_status_and_code(status, refused.map(|r| r.error.code()))
+    }
 }
 
 /// The number of players the relay counts in a room, from its answer to a plain `GET
 /// /ws/<room>`: `200 {"peers":N}` (`None` for any other answer; a refusal says why instead).
+#[cfg(feature = "json")]
 pub fn peers_from_answer(status: u16, body: &str) -> Option<u32> {
     if status != 200 {
         return None;
     }
-    let rest = body.trim().strip_prefix("{\"peers\":")?;
-    rest.strip_suffix('}')?.trim().parse().ok()
+    serde_json::from_str::<RoomAnswer>(body)
+        .ok()
+        .map(|a| a.peers)
 }
 
 impl fmt::Display for Refusal {
@@ -252,10 +261,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_refusal_reads_back_from_its_code_and_its_answer() {
+    fn a_refusal_is_its_code_else_its_status() {
         for r in Refusal::ALL {
             assert_eq!(Refusal::from_code(r.code()), Some(r));
-            assert_eq!(Refusal::from_answer(r.status(), &r.body()), Some(r));
+            assert_eq!(
+                Refusal::from_status_and_code(r.status(), Some(r.code())),
+                Some(r)
+            );
+        }
+        assert_eq!(Refusal::from_status_and_code(200, Some("room_full")), None);
+        assert_eq!(
+            Refusal::from_status_and_code(503, Some("garbage")),
+            Some(Refusal::RelayFull)
+        );
+        assert_eq!(
+            Refusal::from_status_and_code(409, None),
+            Some(Refusal::RoomFull)
+        );
+        assert_eq!(Refusal::from_status_and_code(500, None), None);
+    }
+
+    #[cfg(feature = "json")]
+    #[test]
+    fn every_refusal_reads_back_from_its_answer() {
+        for r in Refusal::ALL {
+            let body = serde_json::to_string(&Refused { error: r }).unwrap();
+            assert_eq!(body, format!("{{\"error\":\"{}\"}}", r.code()));
+            assert_eq!(Refusal::from_answer(r.status(), &body), Some(r));
         }
         assert_eq!(Refusal::from_answer(200, "{\"peers\":1}"), None);
         assert_eq!(
@@ -265,10 +297,13 @@ mod tests {
         assert_eq!(Refusal::from_answer(500, ""), None);
     }
 
+    #[cfg(feature = "json")]
     #[test]
     fn the_count_of_players_reads_from_a_joinable_answer_only() {
-        assert_eq!(peers_from_answer(200, &peers_body(0)), Some(0));
-        assert_eq!(peers_from_answer(200, &peers_body(2)), Some(2));
+        let body = |peers| serde_json::to_string(&RoomAnswer { peers }).unwrap();
+        assert_eq!(body(1), "{\"peers\":1}");
+        assert_eq!(peers_from_answer(200, &body(0)), Some(0));
+        assert_eq!(peers_from_answer(200, &body(2)), Some(2));
         assert_eq!(peers_from_answer(200, "{\"peers\":1}\n"), Some(1));
         for (status, body) in [
             (409, "{\"peers\":1}"),
@@ -299,11 +334,17 @@ mod tests {
         let servers = IceServer::from_urls(&urls, Some("u\"".into()), Some("p".into()));
         assert_eq!(servers.len(), 2);
         assert_eq!(servers[1].urls, ["turn:b", "turns:c"]);
-        assert_eq!(
-            IceServer::list_json(&servers),
-            r#"{"iceServers":[{"urls":["stun:a"]},{"urls":["turn:b","turns:c"],"username":"u\"","credential":"p"}]}"#
-        );
-        assert_eq!(IceServer::list_json(&[]), r#"{"iceServers":[]}"#);
+        #[cfg(feature = "json")]
+        {
+            let list = |ice_servers| serde_json::to_string(&IceServers { ice_servers }).unwrap();
+            assert_eq!(
+                list(servers.clone()),
+                r#"{"iceServers":[{"urls":["stun:a"]},{"urls":["turn:b","turns:c"],"username":"u\"","credential":"p"}]}"#
+            );
+            assert_eq!(list(vec![]), r#"{"iceServers":[]}"#);
+            let read: IceServers = serde_json::from_str(&list(servers.clone())).unwrap();
+            assert_eq!(read.ice_servers, servers);
+        }
         assert!(IceServer::from_urls(&[], None, None).is_empty());
         assert!(IceServer::is_turn_url(" turns:c") && !IceServer::is_turn_url("stun:turn:a"));
         assert!(IceServer::is_valid_url("stun:a"));

@@ -23,111 +23,19 @@
 mod player;
 pub use player::{probe, Player};
 
-use std::{collections::VecDeque, net::SocketAddr, time::Duration};
+use std::{collections::VecDeque, time::Duration};
 
 use matchbox_socket::{ChannelConfig, Error, PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
-use tokio::{net::TcpListener, sync::oneshot, task::JoinHandle, time::timeout};
+use tokio::{task::JoinHandle, time::timeout};
 
 pub use matchbox_socket;
 pub use signaling;
+/// A relay on a free loopback port, inside this process: the one `signaling`'s own tests use.
+pub use test_support::Relay;
 
 /// How long a helper waits for something that takes well under a second on loopback.
 pub const LIMIT: Duration = Duration::from_secs(20);
 const POLL: Duration = Duration::from_millis(5);
-
-/// A relay serving on a free loopback port, inside this process, until [`Relay::stop`].
-pub struct Relay {
-    /// Where it listens.
-    pub addr: SocketAddr,
-    stats: signaling::Stats,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
-}
-
-impl Relay {
-    /// A relay with the default settings (no web client served).
-    pub async fn start() -> Self {
-        Self::start_with(|_| {}).await
-    }
-
-    /// A relay with the default settings on a given address (to restart one where it was).
-    pub async fn start_at(addr: SocketAddr) -> Self {
-        let listener = TcpListener::bind(addr)
-            .await
-            .expect("bind the same address again");
-        Self::serve(listener, |_| {})
-    }
-
-    /// A relay with the default settings changed by `adjust`.
-    pub async fn start_with(adjust: impl FnOnce(&mut signaling::Config)) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind 127.0.0.1:0");
-        Self::serve(listener, adjust)
-    }
-
-    fn serve(listener: TcpListener, adjust: impl FnOnce(&mut signaling::Config)) -> Self {
-        let addr = listener.local_addr().expect("bound address");
-        let mut config = signaling::Config::default();
-        config.static_dir = std::env::temp_dir().join("integration-tests-no-client");
-        config.drain_timeout = Duration::from_secs(2);
-        adjust(&mut config);
-        let server = signaling::Server::new(config);
-        let stats = server.stats();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(server.run(listener, async {
-            let _ = stopped.await;
-        }));
-        Self {
-            addr,
-            stats,
-            stop: Some(stop),
-            task,
-        }
-    }
-
-    /// `ws://ADDR/ws/ROOM`, the URL a peer joins `room` with.
-    pub fn room_url(&self, room: &str) -> String {
-        format!("ws://{}/ws/{room}", self.addr)
-    }
-
-    /// `http://ADDR`.
-    pub fn http_url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    /// What the relay holds now.
-    pub fn counts(&self) -> signaling::Counts {
-        self.stats.counts()
-    }
-
-    /// Waits (at most [`LIMIT`]) until the relay's counts satisfy `want`; panics otherwise.
-    pub async fn wait_for_counts(&self, want: impl Fn(signaling::Counts) -> bool) {
-        let settled = timeout(LIMIT, async {
-            while !want(self.counts()) {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-        .await;
-        assert!(
-            settled.is_ok(),
-            "counts did not settle: {:?}",
-            self.counts()
-        );
-    }
-
-    /// Shuts the relay down and waits for it (closing every socket).
-    pub async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        timeout(LIMIT, &mut self.task)
-            .await
-            .expect("the relay did not stop")
-            .expect("the relay task panicked")
-            .expect("the relay failed");
-    }
-}
 
 /// A native `matchbox_socket` peer with one reliable channel, its message loop spawned on the
 /// current tokio runtime.

@@ -8,7 +8,6 @@ use client_net::{Driver, Input, Link, LinkEvent, Output, PeerId, Refusal};
 use engine::session::{Command, CommandError, Saved, Session};
 use std::net::SocketAddr;
 use std::time::Instant;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
 /// One seat of a room, played natively.
@@ -144,18 +143,8 @@ impl Player {
 
 /// `GET /ws/<room>` over plain HTTP: what the relay refuses now, or `Err` if it does not answer.
 pub async fn probe(relay: SocketAddr, room: &str) -> Result<Option<Refusal>, ()> {
-    let mut stream = tokio::net::TcpStream::connect(relay)
+    let reply = test_support::try_get(relay, &format!("/ws/{room}"), &[])
         .await
         .map_err(|_| ())?;
-    let request = format!("GET /ws/{room} HTTP/1.1\r\nHost: {relay}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.map_err(|_| ())?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.map_err(|_| ())?;
-    let status: u16 = answer
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or(())?;
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
-    Ok(Refusal::from_answer(status, body))
+    Ok(Refusal::from_answer(reply.status, &reply.text()))
 }

@@ -23,7 +23,7 @@
 use super::protocol::{self, Event, Json, Signal};
 use super::LinkEvent;
 use crate::IceServer;
-use js_sys::{Array, ArrayBuffer, Object, Reflect, Uint8Array, JSON};
+use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array, JSON};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -34,8 +34,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{
-    MessageEvent, RtcDataChannel, RtcIceConnectionState as Ice, RtcIceGatheringState,
-    RtcPeerConnection, RtcPeerConnectionState as Conn, WebSocket,
+    MessageEvent, RtcConfiguration, RtcDataChannel, RtcDataChannelInit, RtcDataChannelType,
+    RtcIceConnectionState as Ice, RtcIceGatheringState, RtcIceServer, RtcPeerConnection,
+    RtcPeerConnectionState as Conn, RtcSdpType, RtcSessionDescriptionInit, WebSocket,
 };
 
 pub use super::protocol::PeerId;
@@ -52,7 +53,8 @@ const MAX_TOLD: usize = 8;
 type Handler = Closure<dyn FnMut(JsValue)>;
 
 /// Whether this browser can make WebRTC connections: `RTCPeerConnection` exists (a privacy
-/// setting such as Firefox's `media.peerconnection.enabled=false` removes it).
+/// setting such as Firefox's `media.peerconnection.enabled=false` removes it). Asked with
+/// `Reflect`: web-sys has no typed way to ask whether a global exists.
 pub fn webrtc_available() -> bool {
     Reflect::get(&js_sys::global(), &"RTCPeerConnection".into()).is_ok_and(|v| v.is_function())
 }
@@ -69,7 +71,7 @@ struct Shared {
     /// The relay's websocket (`None` if the browser refused the URL).
     ws: Option<WebSocket>,
     /// The `RTCConfiguration` of every peer connection (the ICE servers).
-    config: Object,
+    config: RtcConfiguration,
     /// This browser has `RTCPeerConnection`.
     webrtc: bool,
     state: RefCell<State>,
@@ -347,17 +349,15 @@ impl Shared {
         if st.closed || st.peers.len() >= MAX_PEERS || st.index_of_id(id).is_some() {
             return;
         }
-        let Ok(conn) = RtcPeerConnection::new_with_configuration(self.config.unchecked_ref())
-        else {
+        let Ok(conn) = RtcPeerConnection::new_with_configuration(&self.config) else {
             return;
         };
-        let init = Object::new();
-        set(&init, "negotiated", &JsValue::TRUE);
-        set(&init, "id", &0.into());
-        set(&init, "ordered", &JsValue::TRUE);
-        let channel = conn
-            .create_data_channel_with_data_channel_dict("matchbox_socket_0", init.unchecked_ref());
-        set(&channel, "binaryType", &"arraybuffer".into());
+        let init = RtcDataChannelInit::new();
+        init.set_negotiated(true);
+        init.set_id(0);
+        init.set_ordered(true);
+        let channel = conn.create_data_channel_with_data_channel_dict("matchbox_socket_0", &init);
+        channel.set_binary_type(RtcDataChannelType::Arraybuffer);
         st.last_key += 1;
         let key = st.last_key;
         let me = &self.me;
@@ -533,8 +533,8 @@ async fn negotiate(me: Weak<Shared>, key: u32, conn: RtcPeerConnection, offer: O
     let ours = match offer {
         None => JsFuture::from(conn.create_offer()).await,
         Some(sdp) => {
-            let theirs = description("offer", &sdp);
-            let set = JsFuture::from(conn.set_remote_description(theirs.unchecked_ref())).await;
+            let theirs = description(RtcSdpType::Offer, &sdp);
+            let set = JsFuture::from(conn.set_remote_description(&theirs)).await;
             if !Shared::after(&me, key, set.is_ok(), Shared::remote_set) {
                 return;
             }
@@ -552,12 +552,13 @@ async fn negotiate(me: Weak<Shared>, key: u32, conn: RtcPeerConnection, offer: O
 
 /// The offerer takes the peer's answer.
 async fn accept(me: Weak<Shared>, key: u32, conn: RtcPeerConnection, sdp: String) {
-    let theirs = description("answer", &sdp);
-    let set = JsFuture::from(conn.set_remote_description(theirs.unchecked_ref())).await;
+    let theirs = description(RtcSdpType::Answer, &sdp);
+    let set = JsFuture::from(conn.set_remote_description(&theirs)).await;
     Shared::after(&me, key, set.is_ok(), Shared::remote_set);
 }
 
-/// Adds a peer's candidate; one the browser refuses is ignored.
+/// Adds a peer's candidate (an `RTCIceCandidateInit` as `JSON.parse` read it from the signal, so
+/// already that dictionary: only cast); one the browser refuses is ignored.
 fn add_candidate(conn: &RtcPeerConnection, candidate: &JsValue) {
     let added =
         conn.add_ice_candidate_with_opt_rtc_ice_candidate_init(Some(candidate.unchecked_ref()));
@@ -568,40 +569,38 @@ fn add_candidate(conn: &RtcPeerConnection, candidate: &JsValue) {
 }
 
 /// An `RTCSessionDescriptionInit`.
-fn description(kind: &str, sdp: &str) -> Object {
-    let d = Object::new();
-    set(&d, "type", &kind.into());
-    set(&d, "sdp", &sdp.into());
+fn description(kind: RtcSdpType, sdp: &str) -> RtcSessionDescriptionInit {
+    let d = RtcSessionDescriptionInit::new(kind);
+    d.set_sdp(sdp);
     d
 }
 
 /// The `RTCConfiguration` for a list of STUN/TURN servers, each with its own credentials.
-fn rtc_configuration(ice: &[IceServer]) -> Object {
-    let servers = Array::new();
+fn rtc_configuration(ice: &[IceServer]) -> RtcConfiguration {
     // Browsers refuse an entry without URLs.
-    for server in ice.iter().filter(|s| !s.urls.is_empty()) {
-        let entry = Object::new();
-        let urls: Array = server.urls.iter().map(|u| JsValue::from_str(u)).collect();
-        set(&entry, "urls", &urls);
-        for (name, value) in [
-            ("username", &server.username),
-            ("credential", &server.credential),
-        ] {
-            if let Some(value) = value {
-                set(&entry, name, &value.into());
+    let servers: Array = ice
+        .iter()
+        .filter(|s| !s.urls.is_empty())
+        .map(|server| {
+            let entry = RtcIceServer::new();
+            let urls: Array = server.urls.iter().map(|u| JsValue::from_str(u)).collect();
+            entry.set_urls(&urls);
+            if let Some(username) = &server.username {
+                entry.set_username(username);
             }
-        }
-        servers.push(&entry);
-    }
-    let config = Object::new();
-    set(&config, "iceServers", &servers);
+            if let Some(credential) = &server.credential {
+                entry.set_credential(credential);
+            }
+            entry
+        })
+        .collect();
+    let config = RtcConfiguration::new();
+    config.set_ice_servers(&servers);
     config
 }
 
-fn set(target: &JsValue, name: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &name.into(), value);
-}
-
+/// The relay's messages are read from `JSON.parse`'s objects, which have no typed API: their
+/// fields through `Reflect`.
 impl Json for JsValue {
     fn field(&self, name: &str) -> Option<JsValue> {
         if !self.is_object() {

@@ -2,7 +2,8 @@
 //! seats, a lock between tabs, the closing of WebRTC connections, and the relay's HTTP answers
 //! (`fetch`). They live apart from `ui::browser` so the other pages' bundle leaves them out.
 
-use client_net::{IceServer, Refusal};
+use crate::ui::browser::{ask_room, fetch, json_field, room_answer};
+use relay_api::{IceServer, IceServers, Refusal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -49,7 +50,8 @@ impl Drop for Lock {
 /// Asks for the lock `name` among this browser's tabs (Web Locks): if it is free — or at once
 /// with `take`, taking it from the tab that holds it — `news` hears [`LockNews::Held`], else
 /// [`LockNews::Busy`]; a tab whose lock is taken hears [`LockNews::Taken`]. A browser without
-/// Web Locks always says `Held`.
+/// Web Locks always says `Held`. Through `Reflect`: web-sys has Web Locks (`LockManager`) only
+/// behind `--cfg=web_sys_unstable_apis`, and its absence must be asked anyway.
 pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
     use js_sys::{Function, Object, Promise, Reflect};
     use std::cell::RefCell;
@@ -110,11 +112,6 @@ pub fn ws_url(room: &str) -> String {
     format!("{scheme}://{host}/ws/{room}")
 }
 
-async fn fetch(url: &str) -> Option<web_sys::Response> {
-    let promise = web_sys::window()?.fetch_with_str(url);
-    JsFuture::from(promise).await.ok()?.dyn_into().ok()
-}
-
 async fn text(resp: &web_sys::Response) -> String {
     match resp.text() {
         Ok(p) => JsFuture::from(p)
@@ -136,38 +133,42 @@ fn js_strings(v: &JsValue) -> Vec<String> {
         .collect()
 }
 
+/// `{"iceServers":[…]}` read from `JSON.parse`'s object; entries without URLs are left out.
+fn ice_list(json: &JsValue) -> Option<IceServers> {
+    let list = json_field(json, "iceServers").filter(js_sys::Array::is_array)?;
+    let ice_servers = js_sys::Array::from(&list)
+        .iter()
+        .map(|s| IceServer {
+            urls: json_field(&s, "urls").map_or_else(Vec::new, |u| js_strings(&u)),
+            username: json_field(&s, "username").and_then(|u| u.as_string()),
+            credential: json_field(&s, "credential").and_then(|u| u.as_string()),
+        })
+        .filter(|s| !s.urls.is_empty())
+        .collect();
+    Some(IceServers { ice_servers })
+}
+
 /// The STUN/TURN servers the relay advertises; `None` when it does not answer with a list.
 pub async fn ice_servers() -> Option<Vec<IceServer>> {
     let resp = fetch("/ice-servers").await.filter(|r| r.ok())?;
     let json = js_sys::JSON::parse(&text(&resp).await).ok()?;
-    let list = js_sys::Reflect::get(&json, &"iceServers".into())
-        .ok()
-        .filter(js_sys::Array::is_array)?;
-    let servers = js_sys::Array::from(&list)
-        .iter()
-        .map(|s| {
-            let field = |name: &str| js_sys::Reflect::get(&s, &name.into()).ok();
-            IceServer {
-                urls: field("urls").map(|u| js_strings(&u)).unwrap_or_default(),
-                username: field("username").and_then(|u| u.as_string()),
-                credential: field("credential").and_then(|u| u.as_string()),
-            }
-        })
-        .filter(|s| !s.urls.is_empty())
-        .collect();
-    Some(servers)
+    ice_list(&json).map(|list| list.ice_servers)
 }
 
 /// What the relay says of a room now (a browser cannot read the status of a refused websocket
 /// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer;
 /// and how many players are in it, when it lets us join.
 pub async fn probe_room(room: &str) -> (Result<Option<Refusal>, ()>, Option<u32>) {
-    let Some(resp) = fetch(&format!("/ws/{room}")).await else {
+    let Some((status, json)) = ask_room(room).await else {
         return (Err(()), None);
     };
-    let (status, body) = (resp.status(), text(&resp).await);
+    // `{"error":"room_full"}` ([`relay_api::Refused`]), or `{"peers":1}`.
+    let code = json
+        .as_ref()
+        .and_then(|j| json_field(j, "error")?.as_string());
+    let peers = json.as_ref().and_then(room_answer).map(|a| a.peers);
     (
-        Ok(Refusal::from_answer(status, &body)),
-        client_net::peers_from_answer(status, &body),
+        Ok(Refusal::from_status_and_code(status, code.as_deref())),
+        peers.filter(|_| status == 200),
     )
 }
