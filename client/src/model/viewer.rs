@@ -4,7 +4,9 @@
 //! `engine verify` — says plainly what it found, and steps through the game like a finished
 //! one. Any input gives a verdict: too big, not text, not a game, the first bad entry or token.
 //! A transcript is checked a slice at a time ([`Viewer::check`]), so that the page can say
-//! « Vérification… » and stay responsive while a long one takes seconds.
+//! « Vérification… » and stay responsive while a long one takes seconds: [`Viewer::input`] takes
+//! what the page gives with the page's clock, keeps how long each verdict took, and says which
+//! [`Slice`] the page runs next (after yielding to the browser), until the verdict.
 //!
 //! ```
 //! use client::model::viewer::{Event, Viewer};
@@ -79,6 +81,25 @@ pub enum Event {
     History(Nav),
 }
 
+/// How long one slice of a transcript's check may hold the page, ms: between two, the browser
+/// draws the progress and answers the player.
+pub const SLICE_MS: f64 = 25.0;
+
+/// The next slice of the check under way: the page yields to the browser, then gives it back
+/// ([`Input::Slice`]). A slice of a check since replaced does nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice(u32);
+
+/// What the page gives [`Viewer::input`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// An event, and when it was given on the page's clock (ms): a file's time is when the
+    /// player gave it, before it was read.
+    Event(Event, f64),
+    /// The check's next slice is due.
+    Slice(Slice),
+}
+
 /// The verdict: checked, or why not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
@@ -120,6 +141,13 @@ pub struct Viewer {
     unnamed: Option<String>,
     /// The transcript being checked, until its verdict.
     checking: Option<Verifier>,
+    /// How long the last verdict took in the page, ms, from the input given (`data-check-ms`,
+    /// the figure of the notes).
+    pub took: Option<f64>,
+    /// When the input being opened was given (the page's clock, ms).
+    given: f64,
+    /// Tags the slices: each input takes a new one, so that an older check's slice is dropped.
+    serial: u32,
 }
 
 impl Default for Viewer {
@@ -132,11 +160,45 @@ impl Default for Viewer {
             browse: Browse::default(),
             unnamed: None,
             checking: None,
+            took: None,
+            given: 0.0,
+            serial: 0,
         }
     }
 }
 
 impl Viewer {
+    /// Takes what the page gives, `now` reading its clock (ms): an event (see
+    /// [`Viewer::update`]), or a slice of the check under way, stopped after [`SLICE_MS`].
+    /// Keeps how long the verdict took ([`Viewer::took`]); the slice the page must run next,
+    /// while there is more to check.
+    pub fn input(&mut self, input: Input, now: &dyn Fn() -> f64) -> Option<Slice> {
+        match input {
+            Input::Event(event, at) => {
+                let opening = matches!(
+                    event,
+                    Event::Open { .. } | Event::File { .. } | Event::Kind(_)
+                );
+                if opening {
+                    self.given = at;
+                }
+                self.update(event);
+                if opening {
+                    self.took = Some(now() - self.given);
+                }
+            }
+            Input::Slice(Slice(serial)) if serial == self.serial => {
+                let end = now() + SLICE_MS;
+                if !self.check(&mut || now() >= end) {
+                    self.took = Some(now() - self.given);
+                }
+            }
+            Input::Slice(_) => return None,
+        }
+        self.serial = self.serial.wrapping_add(1);
+        self.checking.as_ref().map(|_| Slice(self.serial))
+    }
+
     /// Takes one event.
     pub fn update(&mut self, event: Event) {
         match event {
@@ -275,70 +337,13 @@ impl Viewer {
             Err(RecordError::Header(e)) => return self.refuse(false, header_refusal(&e)),
             Err(RecordError::Token(e)) => {
                 let kind = setup.game.map_or(self.kind, |(k, _)| k);
-                let token: String = e.token.chars().take(40).collect();
-                return self.refuse(
-                    false,
-                    Text::new(move || {
-                        let why = match e.kind {
-                            TokenErrorKind::Parse(_) => t::not_a_turn(game_of(kind)),
-                            TokenErrorKind::Illegal(i) => {
-                                let why = match kind {
-                                    GameKind::Morris => text::morris_refusal(i),
-                                    GameKind::Meta => text::meta_refusal(i, None),
-                                };
-                                why.trim_end_matches('.').to_lowercase()
-                            }
-                        };
-                        t::record_illegal(&(e.index + 1).to_string(), &token, &why)
-                    }),
-                );
+                return self.refuse(false, token_refusal(e, kind));
             }
         };
         if given.is_some() {
             self.unnamed = Some(text.to_string());
         }
-        let kind = r.positions[0].kind();
-        let named = setup.game.is_some();
-        let mut facts = vec![(
-            Text::of(t::fact_game),
-            Text::new(move || match named {
-                true => text::game_name(kind).to_string(),
-                false => t::record_game_chosen(text::game_name(kind)),
-            }),
-        )];
-        if let AnyGame::Morris(g) = &r.positions[0] {
-            let rules = g.rules();
-            facts.push((
-                Text::of(t::fact_rules),
-                Text::new(move || text::rules_name(rules)),
-            ));
-        }
-        for (name, value) in setup.all.iter().take(MAX_FACTS) {
-            let label = match name.as_str() {
-                "Game" | "Rules" => continue,
-                "MaxTurns" => Text::of(t::fact_limit),
-                "Blue" => Text::of(t::fact_blue),
-                "Red" => Text::of(t::fact_red),
-                "Date" => Text::of(t::fact_date),
-                "Result" => Text::of(t::fact_result),
-                "Reason" => Text::of(t::fact_reason),
-                other => data(short(other)),
-            };
-            // The values the game writes, in the player's words; others as written.
-            let words = match name.as_str() {
-                "Result" => result_words(value),
-                "Reason" => reason_words(value),
-                _ => None,
-            };
-            facts.push((label, words.unwrap_or_else(|| data(short(value)))));
-        }
-        if setup.all.len() > MAX_FACTS {
-            let more = (setup.all.len() - MAX_FACTS).to_string();
-            facts.push((
-                data("…".to_string()),
-                Text::new(move || t::more_headers(&more)),
-            ));
-        }
+        let facts = record_facts(&setup, &r.positions[0]);
         let n = r.tokens.len();
         let end = r.positions.last().and_then(|g| match g {
             AnyGame::Morris(m) => text::morris_result(m),
@@ -432,6 +437,74 @@ impl Viewer {
             facts,
             games,
         });
+    }
+}
+
+/// A record's first bad token: its number, the token (cut to 40 characters) and why.
+fn token_refusal(e: record::TokenError, kind: GameKind) -> Text {
+    let token: String = e.token.chars().take(40).collect();
+    Text::new(move || {
+        let why = match e.kind {
+            TokenErrorKind::Parse(_) => t::not_a_turn(game_of(kind)),
+            TokenErrorKind::Illegal(i) => {
+                let why = match kind {
+                    GameKind::Morris => text::morris_refusal(i),
+                    GameKind::Meta => text::meta_refusal(i, None),
+                };
+                why.trim_end_matches('.').to_lowercase()
+            }
+        };
+        t::record_illegal(&(e.index + 1).to_string(), &token, &why)
+    })
+}
+
+/// What a record says of itself: its game (named, or chosen on the page), its rules (Morris),
+/// then its other headers (the first [`MAX_FACTS`]), the values the game writes in the player's
+/// words and the others as written.
+fn record_facts(setup: &Setup, start: &AnyGame) -> Vec<(Text, Text)> {
+    let kind = start.kind();
+    let named = setup.game.is_some();
+    let mut facts = vec![(
+        Text::of(t::fact_game),
+        Text::new(move || match named {
+            true => text::game_name(kind).to_string(),
+            false => t::record_game_chosen(text::game_name(kind)),
+        }),
+    )];
+    if let AnyGame::Morris(g) = start {
+        let rules = g.rules();
+        facts.push((
+            Text::of(t::fact_rules),
+            Text::new(move || text::rules_name(rules)),
+        ));
+    }
+    for (name, value) in setup.all.iter().take(MAX_FACTS) {
+        let label = match name.as_str() {
+            "Game" | "Rules" => continue,
+            "MaxTurns" => Text::of(t::fact_limit),
+            "Blue" => Text::of(t::fact_blue),
+            "Red" => Text::of(t::fact_red),
+            "Date" => Text::of(t::fact_date),
+            "Result" => Text::of(t::fact_result),
+            "Reason" => Text::of(t::fact_reason),
+            other => data(short(other)),
+        };
+        let words = match name.as_str() {
+            "Result" => result_words(value),
+            "Reason" => reason_words(value),
+            _ => None,
+        };
+        facts.push((label, words.unwrap_or_else(|| data(short(value)))));
+    }
+    more_facts(&mut facts, setup.all.len(), t::more_headers);
+    facts
+}
+
+/// Says how many more than the [`MAX_FACTS`] listed there are, if any.
+fn more_facts(facts: &mut Vec<(Text, Text)>, all: usize, words: fn(&str) -> String) {
+    if all > MAX_FACTS {
+        let more = (all - MAX_FACTS).to_string();
+        facts.push((data("…".to_string()), Text::new(move || words(&more))));
     }
 }
 
@@ -637,43 +710,7 @@ fn seat_name(seat: Seat) -> &'static str {
 
 /// The keys (short fingerprints), the game and its rules, and one line per game of the room.
 fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
-    let key = |k: &[u8; 32]| {
-        let print = transcript::fingerprint(k);
-        Text::new(move || t::key(&print))
-    };
-    let mut facts = vec![(Text::of(t::fact_host), key(&v.host_key))];
-    facts.push((
-        Text::of(t::fact_guest),
-        v.guest_key.map_or(Text::of(t::not_arrived), |k| key(&k)),
-    ));
-    for h in v.handovers.iter().take(MAX_FACTS) {
-        let (entry, seat, player, crossed) =
-            ((h.entry + 1).to_string(), h.seat, h.player, h.crossed);
-        let print = transcript::fingerprint(&h.key);
-        facts.push((
-            Text::new(move || t::fact_handover(&entry)),
-            Text::new(move || {
-                let text = t::new_key(
-                    seat_name(seat),
-                    text::player_name(player),
-                    &print,
-                    seat_name(seat.other()),
-                );
-                match crossed {
-                    0 => text,
-                    1 => t::handover_crossed_one(&text, "1"),
-                    n => t::handover_crossed_many(&text, &n.to_string()),
-                }
-            }),
-        ));
-    }
-    if v.handovers.len() > MAX_FACTS {
-        let more = (v.handovers.len() - MAX_FACTS).to_string();
-        facts.push((
-            data("…".to_string()),
-            Text::new(move || t::more_handovers(&more)),
-        ));
-    }
+    let mut facts = room_keys(v);
     for k in v.forks.iter().take(MAX_FACTS).copied() {
         facts.push((
             Text::new(move || t::fact_fork(&k.entry.to_string())),
@@ -705,37 +742,50 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
             }),
         ));
     }
-    let games = v.room.games();
-    let last = games.len().saturating_sub(1);
-    // A room of thousands of games lists its first and its last ones.
-    let skipped = games.len().saturating_sub(MAX_GAMES);
-    let line = |(i, g): (usize, &GameSummary)| {
-        let g = *g;
-        Text::new(move || {
-            let (host, guest) = (text::colour(g.host), text::colour(g.host.opponent()));
-            let colours = if g.drawn {
-                t::host_plays_drawn(host, guest)
-            } else {
-                t::host_plays(host, guest)
-            };
-            let number = (g.number + 1).to_string();
-            let number = match g.rules.filter(|r| !r.is_default()) {
-                Some(r) => t::game_under_rules(&number, &text::rules_name(r)),
-                None => number,
-            };
-            let result = match g.result {
-                None if i < last => t::game_replaced().to_string(),
-                None => t::game_going().to_string(),
-                Some((winner, finish)) => {
-                    let who = winner.map_or(t::game_drawn().to_string(), |w: Player| {
-                        t::game_won(text::player_name(w))
-                    });
-                    t::game_result(&who, finish_text(finish))
-                }
-            };
-            t::game_line(&number, &colours, &result, &g.turns.to_string())
-        })
+    (facts, room_games(&v.room.games()))
+}
+
+/// The room's keys: the host's, the guest's, and each hand-over's (the first [`MAX_FACTS`]).
+fn room_keys(v: &Verified) -> Vec<(Text, Text)> {
+    let key = |k: &[u8; 32]| {
+        let print = transcript::fingerprint(k);
+        Text::new(move || t::key(&print))
     };
+    let mut facts = vec![(Text::of(t::fact_host), key(&v.host_key))];
+    facts.push((
+        Text::of(t::fact_guest),
+        v.guest_key.map_or(Text::of(t::not_arrived), |k| key(&k)),
+    ));
+    for h in v.handovers.iter().take(MAX_FACTS) {
+        let (entry, seat, player, crossed) =
+            ((h.entry + 1).to_string(), h.seat, h.player, h.crossed);
+        let print = transcript::fingerprint(&h.key);
+        facts.push((
+            Text::new(move || t::fact_handover(&entry)),
+            Text::new(move || {
+                let text = t::new_key(
+                    seat_name(seat),
+                    text::player_name(player),
+                    &print,
+                    seat_name(seat.other()),
+                );
+                match crossed {
+                    0 => text,
+                    1 => t::handover_crossed_one(&text, "1"),
+                    n => t::handover_crossed_many(&text, &n.to_string()),
+                }
+            }),
+        ));
+    }
+    more_facts(&mut facts, v.handovers.len(), t::more_handovers);
+    facts
+}
+
+/// One line per game of the room; of thousands of games, the first and the last ones.
+fn room_games(games: &[GameSummary]) -> Vec<Text> {
+    let last = games.len().saturating_sub(1);
+    let skipped = games.len().saturating_sub(MAX_GAMES);
+    let line = |(i, g): (usize, &GameSummary)| game_line(*g, i < last);
     let mut lines: Vec<Text> = games
         .iter()
         .enumerate()
@@ -757,7 +807,36 @@ fn room_story(v: &Verified) -> (Vec<(Text, Text)>, Vec<Text>) {
                 .map(line),
         );
     }
-    (facts, lines)
+    lines
+}
+
+/// A game of the room: its number (and rules), the colours, its result, its turns; one without
+/// a result was replaced when another game follows it, else it is under way.
+fn game_line(g: GameSummary, followed: bool) -> Text {
+    Text::new(move || {
+        let (host, guest) = (text::colour(g.host), text::colour(g.host.opponent()));
+        let colours = if g.drawn {
+            t::host_plays_drawn(host, guest)
+        } else {
+            t::host_plays(host, guest)
+        };
+        let number = (g.number + 1).to_string();
+        let number = match g.rules.filter(|r| !r.is_default()) {
+            Some(r) => t::game_under_rules(&number, &text::rules_name(r)),
+            None => number,
+        };
+        let result = match g.result {
+            None if followed => t::game_replaced().to_string(),
+            None => t::game_going().to_string(),
+            Some((winner, finish)) => {
+                let who = winner.map_or(t::game_drawn().to_string(), |w: Player| {
+                    t::game_won(text::player_name(w))
+                });
+                t::game_result(&who, finish_text(finish))
+            }
+        };
+        t::game_line(&number, &colours, &result, &g.turns.to_string())
+    })
 }
 
 /// A header's name or value, cut to [`MAX_VALUE_CHARS`].
@@ -857,6 +936,48 @@ mod tests {
         });
         assert_eq!(v.progress(), None);
         assert!(!v.verdict.unwrap().ok);
+    }
+
+    #[test]
+    fn the_page_runs_the_check_in_timed_slices_and_drops_an_older_checks() {
+        use std::cell::Cell;
+        let text = played(GameKind::Morris, 100, 30).guest().export();
+        let at_once = open(&text);
+        // The page's clock: each reading 10 ms later, so a slice checks about two entries.
+        let clock = Cell::new(1000.0);
+        let now = || {
+            clock.set(clock.get() + 10.0);
+            clock.get()
+        };
+        let mut v = Viewer::default();
+        let open = Event::Open {
+            text: text.clone(),
+            name: None,
+        };
+        let mut next = v.input(Input::Event(open.clone(), 990.0), &now);
+        let mut slices = 0;
+        while let Some(slice) = next {
+            slices += 1;
+            assert!(v.verdict.is_none() && v.progress().is_some());
+            next = v.input(Input::Slice(slice), &now);
+        }
+        let entries = text.lines().count() - 4;
+        assert!((2..2 * entries).contains(&slices), "{slices} slices");
+        assert_eq!(v.verdict, at_once.verdict);
+        // From the file given to the verdict, on the page's clock.
+        assert_eq!(v.took, Some(clock.get() - 990.0));
+        // A file given while another is checked: the older check's slice does nothing.
+        let old = v.input(Input::Event(open, clock.get()), &now).unwrap();
+        let record = Event::Open {
+            text: "[Game \"meta\"]\ne5\n".into(),
+            name: None,
+        };
+        assert_eq!(v.input(Input::Event(record, clock.get()), &now), None);
+        let verdict = v.verdict.clone();
+        assert!(verdict.as_ref().unwrap().ok);
+        assert_eq!(v.took, Some(10.0), "the record's reading of the clock");
+        assert_eq!(v.input(Input::Slice(old), &now), None);
+        assert_eq!((v.verdict, v.took), (verdict, Some(10.0)));
     }
 
     #[test]
