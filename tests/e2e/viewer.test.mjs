@@ -333,14 +333,18 @@ test('remote: browsing while the opponent plays; the exported transcript verifie
   await g.context.close();
 });
 
-/** Gives the viewer a file built in the page, so that handing the bytes over is not timed: the
- * longest the page stayed busy while it checked it (the largest gap between 10 ms timers). */
+/** Gives the viewer a file built in the page, so that handing the bytes over is not timed. A 10 ms
+ * timer runs meanwhile: how often it ran while the check was under way (`window.testTicks`: each
+ * time, the page had given the browser back its turn) and the longest the page stayed busy (the largest
+ * gap between two runs, a figure). */
 async function giveFileTimed(page, name, text) {
   await page.evaluate((t) => { window.testText = t; }, text);
   await page.evaluate((name) => {
     window.testGap = 0;
+    window.testTicks = 0;
     let last = performance.now();
     window.testProbe = setInterval(() => {
+      if (document.querySelector('[data-checking]')) window.testTicks += 1;
       const now = performance.now();
       window.testGap = Math.max(window.testGap, now - last);
       last = now;
@@ -385,11 +389,12 @@ test('the viewer verifies a 500-turn Morris transcript and a full room in the pa
   const v = await verdict(page);
   assert.equal(v.verified, 'true', v.text);
   await checking.waitFor({ state: 'detached' });
-  const gap = await page.evaluate(() => { clearInterval(window.testProbe); return window.testGap; });
+  const [gap, ticks] = await page.evaluate(() => { clearInterval(window.testProbe); return [window.testGap, window.testTicks]; });
   console.log(`# viewer: a full room (${full.length} B, ${entries} entries) verified in the page in ${v.ms.toFixed(0)} ms, the page never busy for more than ${gap.toFixed(0)} ms at a time`);
-  // Checked at once it kept the page busy for its whole duration (4 MB: 3.3 to 4.7 s).
-  assert.ok(gap < 1000, `the page was busy for ${gap} ms at a time`);
-  assert.ok(v.ms > 4 * gap, `${v.ms} ms in all, ${gap} ms at a time`);
+  // Checked at once it kept the page busy for its whole duration (4 MB: 3.3 to 4.7 s), the timer
+  // never running meanwhile; in slices (each at most SLICE_MS of the page's clock, counted by
+  // the model's unit tests) the browser had its turn between them, again and again.
+  assert.ok(ticks >= 10, `the page gave the browser its turn ${ticks} times in ${v.ms} ms`);
   assert.equal(await page.locator('.room-games li').count(), 40);
   assert.deepEqual(errors, []);
   await context.close();
@@ -415,9 +420,9 @@ test('the viewer verifies hostile transcripts in the time of honest ones (figure
       const v = await verdict(page);
       assert.match(v.text, /^Transcript authentique, mais /, v.text);
       await page.locator('[data-checking]').waitFor({ state: 'detached' });
-      const gap = await page.evaluate(() => { clearInterval(window.testProbe); return window.testGap; });
+      const [gap, ticks] = await page.evaluate(() => { clearInterval(window.testProbe); return [window.testGap, window.testTicks]; });
       console.log(`# viewer: hostile ${name} transcript (${text.length} B) verified in the page in ${v.ms.toFixed(0)} ms, the page never busy for more than ${gap.toFixed(0)} ms at a time`);
-      assert.ok(gap < 1000, `the page was busy for ${gap} ms at a time`);
+      assert.ok(ticks >= 10, `the page gave the browser its turn ${ticks} times in ${v.ms} ms`);
     }
     assert.deepEqual(errors, []);
     await context.close();
