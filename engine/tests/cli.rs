@@ -394,12 +394,68 @@ fn ai_and_match_usage_errors_exit_two() {
         vec!["match", "meta", "--a", "ab4", "--b", "1"],
         vec!["match", "meta", "--a", "1", "--b", "2", "--games", "0"],
         vec!["match", "meta", "--a", "1", "--b", "2", "--level", "3"],
+        vec![
+            "match",
+            "morris",
+            "--a",
+            "1",
+            "--b",
+            "2",
+            "--opening",
+            "d6 d6",
+        ],
+        vec![
+            "match",
+            "meta",
+            "--a",
+            "1",
+            "--b",
+            "2",
+            "--opening",
+            "e5 z9",
+        ],
+        vec!["ai", "morris", "--level", "2", "--opening", "d6"],
         vec!["replay", "morris", "--level", "3"],
     ] {
         let o = engine(&args, b"");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn match_opening_starts_every_game_from_the_given_turns() {
+    let args = [
+        "match",
+        "morris",
+        "--a",
+        "2",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--opening",
+        "d6 f4 b4",
+    ];
+    let o = engine(&args, b"");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let games: Vec<&str> = out.lines().take(4).collect();
+    for (i, line) in games.iter().enumerate() {
+        assert!(line.starts_with(&format!("game {} ", i + 1)), "{out}");
+        let record = line.split(" s) ").nth(1).unwrap();
+        assert!(record.starts_with("d6 f4 b4 "), "{line}");
+        assert_ne!(record.split(' ').nth(3), None, "{line}");
+    }
+    // Without the option, the openings are random: not all of them these turns.
+    let random = stdout(&engine(&args[..8], b""));
+    assert!(
+        random
+            .lines()
+            .take(4)
+            .any(|l| !l.split(" s) ").nth(1).unwrap().starts_with("d6 f4 b4 ")),
+        "{random}"
+    );
 }
 
 #[test]

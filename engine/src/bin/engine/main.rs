@@ -8,7 +8,7 @@
 //! engine replay [morris|meta] [--max-turns N] [--rules R] < record   (or from its headers)
 //! engine verify < transcript
 //! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R] < record
-//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N] [--rules R]
+//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N] [--rules R] [--opening RECORD]
 //! ```
 
 mod json;
@@ -36,7 +36,7 @@ usage:
   engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R]
                                                  < record: the computer's turn (last line)
   engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
-                                                 [--rules R]
+                                                 [--rules R] [--opening RECORD]
                                                  P: 1-4, random, abN (morris), uctN (meta)
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
@@ -46,7 +46,8 @@ morris only. --rules (morris only, default nine) is a rule set: a name (nine, no
 lasker, twelve, gur9), key=value items (pieces=9-12, diagonals=0/1, flying=0/1,
 lasker=0/1, quiet=0-500), or a name then items: twelve,flying=0.
 --movetime bounds level 4 (default 1000 ms); levels 1-3 have fixed budgets and
-ignore it. --seed defaults to 0, --games to 2.
+ignore it. --seed defaults to 0, --games to 2. --opening \"d6 f4\" starts every game of
+a match from those turns instead of two random ones.
 Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
 The full contract: docs/cli.md.";
 
@@ -69,6 +70,8 @@ enum Command {
         a: Contender,
         b: Contender,
         games: u32,
+        /// The turns every game starts from, instead of random ones.
+        opening: Option<String>,
     },
 }
 
@@ -97,6 +100,7 @@ struct Options {
     a: Option<String>,
     b: Option<String>,
     games: Option<u32>,
+    opening: Option<String>,
 }
 
 fn number<T: std::str::FromStr>(name: &str, v: OsString) -> Result<T, String> {
@@ -122,6 +126,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
         ("a", o.a.is_some()),
         ("b", o.b.is_some()),
         ("games", o.games.is_some()),
+        ("opening", o.opening.is_some()),
     ];
     if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
         return Err(format!("--{name} does not apply to this command"));
@@ -177,6 +182,7 @@ fn read_options(
             Long("a") => o.a = Some(text(value(&mut parser)?)?),
             Long("b") => o.b = Some(text(value(&mut parser)?)?),
             Long("games") => o.games = Some(number("games", value(&mut parser)?)?),
+            Long("opening") => o.opening = Some(text(value(&mut parser)?)?),
             Value(v) => positional.push(text(v)?),
             _ => return Err(arg.unexpected().to_string()),
         }
@@ -245,19 +251,30 @@ fn command(
         Some("match") => {
             let kind = kind(positional.get(1))?;
             no_more(2, "")?;
-            let player = |p: &Option<String>, name: &str| {
-                Contender::parse(p.as_deref().ok_or(format!("match needs --{name}"))?, kind)
-            };
-            let (a, b) = (player(&o.a, "a")?, player(&o.b, "b")?);
-            let games = o.games.unwrap_or(2);
-            if games == 0 {
-                return Err("--games: at least 1".into());
-            }
-            let command = Command::Match { kind, a, b, games };
-            (command, &["a", "b", "games", "seed", "movetime"])
+            let allowed: &[&str] = &["a", "b", "games", "seed", "movetime", "opening"];
+            (match_command(kind, o)?, allowed)
         }
         Some(other) => return Err(format!("unknown command {other:?}")),
         None => return Err(String::new()),
+    })
+}
+
+/// `engine match`: its players, games and opening.
+fn match_command(kind: GameKind, o: &Options) -> Result<Command, String> {
+    let player = |p: &Option<String>, name: &str| {
+        Contender::parse(p.as_deref().ok_or(format!("match needs --{name}"))?, kind)
+    };
+    let (a, b) = (player(&o.a, "a")?, player(&o.b, "b")?);
+    let games = o.games.unwrap_or(2);
+    if games == 0 {
+        return Err("--games: at least 1".into());
+    }
+    Ok(Command::Match {
+        kind,
+        a,
+        b,
+        games,
+        opening: o.opening.clone(),
     })
 }
 
@@ -282,8 +299,14 @@ fn main() -> ExitCode {
         Command::Replay { kind } => read_record(kind, args.max_turns, args.rules)
             .map(|game| print_line(&json::state(&game), ExitCode::SUCCESS)),
         Command::Ai { kind, level } => ai(&args, kind, level),
-        Command::Match { kind, a, b, games } => {
-            let m = Match {
+        Command::Match {
+            kind,
+            a,
+            b,
+            games,
+            ref opening,
+        } => {
+            let mut m = Match {
                 kind,
                 max_turns: max_turns(&args),
                 rules: args.rules.unwrap_or_default(),
@@ -292,7 +315,18 @@ fn main() -> ExitCode {
                 games,
                 movetime: args.movetime,
                 seed: args.seed,
+                opening: None,
             };
+            if let Some(text) = opening {
+                match m.start(text) {
+                    Ok(start) => m.opening = Some(start),
+                    Err(e) => {
+                        eprintln!("engine: --opening: {e}");
+                        eprintln!("{USAGE}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             match m.run(&mut std::io::stdout().lock()) {
                 Ok(_) => Ok(ExitCode::SUCCESS),
                 Err(_) => Ok(ExitCode::from(2)),

@@ -138,6 +138,8 @@ pub struct Match {
     pub games: u32,
     pub movetime: Duration,
     pub seed: u64,
+    /// The game every game starts from (`--opening`) and its turns; `None`: random openings.
+    pub opening: Option<(AnyGame, Vec<String>)>,
 }
 
 /// Random turns that start each pair of games, so that games differ.
@@ -212,14 +214,38 @@ impl Match {
         Ok(tally)
     }
 
-    /// A new game and its first [`OPENING_TURNS`] random turns, drawn from `rng`, as tokens.
-    fn opening(&self, rng: &mut Rng) -> (AnyGame, Vec<String>) {
-        let mut game = match self.kind {
+    /// The game after `text`'s turns and those turns, or why they cannot start a match.
+    pub fn start(&self, text: &str) -> Result<(AnyGame, Vec<String>), String> {
+        let mut game = self.new_game();
+        let mut record = Vec::new();
+        for (index, token) in engine::record::tokens(text).enumerate() {
+            game = game
+                .play_token(token)
+                .map_err(|e| engine::record::TokenError { index, ..e }.to_string())?;
+            record.push(token.to_string());
+        }
+        if game.is_over() {
+            return Err("the game is over after it".into());
+        }
+        Ok((game, record))
+    }
+
+    fn new_game(&self) -> AnyGame {
+        match self.kind {
             GameKind::Morris => AnyGame::Morris(
                 Morris::with_rules(self.rules, self.max_turns).expect("limit checked"),
             ),
             GameKind::Meta => AnyGame::new(self.kind, self.max_turns).expect("limit checked"),
-        };
+        }
+    }
+
+    /// The given opening, or a new game and its first [`OPENING_TURNS`] random turns, drawn
+    /// from `rng`, as tokens.
+    fn opening(&self, rng: &mut Rng) -> (AnyGame, Vec<String>) {
+        if let Some(given) = &self.opening {
+            return given.clone();
+        }
+        let mut game = self.new_game();
         let mut record = Vec::new();
         for _ in 0..OPENING_TURNS {
             if game.is_over() {
