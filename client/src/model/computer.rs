@@ -286,6 +286,13 @@ impl<G: Rules> Computer<G> {
         self.opponent.is_some() && !self.started
     }
 
+    /// Before « Commencer »: the level and side chosen so far, which the page offers.
+    pub fn setup(&self) -> Option<(Level, Side)> {
+        self.opponent
+            .filter(|_| self.setting_up())
+            .map(|o| (o.level, o.side))
+    }
+
     fn draw(&mut self) -> u64 {
         self.seed = Rng::new(self.seed).next_u64();
         self.seed

@@ -160,14 +160,6 @@ impl Model {
                 self.notice = None;
                 self.browse.go_on(nav, &self.table)
             }
-            Event::Activate(cell) if !self.browse.is_live() => {
-                self.focus = cell;
-                self.notice = Some(Text::of(t::read_only));
-            }
-            Event::Activate(cell) if self.computer.setting_up() => {
-                self.focus = cell;
-                self.notice = Some(Text::of(t::setup_first));
-            }
             Event::Start if self.computer.setting_up() => {
                 self.notice = None;
                 self.computer.begin();
@@ -177,20 +169,7 @@ impl Model {
             Event::Start => {}
             Event::Activate(cell) => {
                 self.focus = cell;
-                if self.computer.plays(self.game()) {
-                    self.notice = Some(self.computer.busy());
-                    return Vec::new();
-                }
-                let required = self.game().required_board();
-                match self.table.play(cell) {
-                    Ok(()) => {
-                        self.notice = None;
-                        return self.computer.settle(&self.table);
-                    }
-                    Err(e) => {
-                        self.notice = Some(Text::new(move || text::meta_refusal(e, required)))
-                    }
-                }
+                return self.activate(cell);
             }
             Event::Arrow(d) => self.focus = self.focus.toward(d),
             Event::Undo => {
@@ -225,6 +204,28 @@ impl Model {
             Event::Side(side) => return self.setting(None, Some(side)),
             Event::Hint => return self.computer.ask_hint(&self.table),
             Event::Computer(input) => return self.computer.input(&mut self.table, input),
+        }
+        Vec::new()
+    }
+
+    /// A click, or Enter/Space, on `cell`: refused while a past position is shown, before
+    /// « Commencer » and on the computer's turn; else the player's move, if the engine takes it.
+    fn activate(&mut self, cell: Cell) -> Vec<Effect> {
+        if !self.browse.is_live() {
+            self.notice = Some(Text::of(t::read_only));
+        } else if self.computer.setting_up() {
+            self.notice = Some(Text::of(t::setup_first));
+        } else if self.computer.plays(self.game()) {
+            self.notice = Some(self.computer.busy());
+        } else {
+            let required = self.game().required_board();
+            match self.table.play(cell) {
+                Ok(()) => {
+                    self.notice = None;
+                    return self.computer.settle(&self.table);
+                }
+                Err(e) => self.notice = Some(Text::new(move || text::meta_refusal(e, required))),
+            }
         }
         Vec::new()
     }

@@ -201,18 +201,6 @@ impl Model {
                 self.notice = None;
                 self.browse.go_on(nav, &self.table)
             }
-            Event::Activate(p) if !self.browse.is_live() => {
-                self.focus = p;
-                self.notice = Some(Text::of(t::read_only));
-            }
-            Event::Activate(p) if self.computer.setting_up() => {
-                self.focus = p;
-                self.notice = Some(Text::of(t::setup_first));
-            }
-            Event::Activate(p) if self.settings_refused() => {
-                self.focus = p;
-                self.notice = Some(Text::of(t::settings_refused));
-            }
             Event::Activate(p) => {
                 self.focus = p;
                 return self.activate(p);
@@ -235,6 +223,27 @@ impl Model {
                     return self.computer.undo(&mut self.table);
                 }
             }
+            Event::AskNewGame | Event::DialogLimit(_) | Event::ConfirmNewGame => {
+                return self.new_game(event)
+            }
+            Event::CancelNewGame => {
+                self.dialog = None;
+                self.dialog_rules = None;
+                self.computer.draft = None;
+            }
+            Event::Rules(input) => return self.rules(input),
+            Event::Limit(text) => return self.limit(text),
+            Event::Level(level) => return self.setting(Some(level), None),
+            Event::Side(side) => return self.setting(None, Some(side)),
+            Event::Hint => return self.computer.ask_hint(&self.table),
+            Event::Computer(input) => return self.computer.input(&mut self.table, input),
+        }
+        Vec::new()
+    }
+
+    /// « Nouvelle partie », the limit typed in its confirmation, and « Commencer » there.
+    fn new_game(&mut self, event: Event) -> Vec<Effect> {
+        match event {
             // The settings are on screen already, with « Commencer ».
             Event::AskNewGame if self.computer.setting_up() => {}
             Event::AskNewGame => {
@@ -251,72 +260,77 @@ impl Model {
                     d.error = None;
                 }
             }
-            Event::ConfirmNewGame => {
-                let Some(dialog) = self.dialog.as_mut() else {
-                    return Vec::new();
-                };
-                let form = self
-                    .dialog_rules
-                    .clone()
-                    .unwrap_or_else(|| RulesForm::new(self.table.game().rules()));
-                if form.error.is_some() {
-                    // The refused number is on screen, with its message: nothing starts.
-                    return Vec::new();
-                }
-                match parse_limit(&dialog.limit_text, form.rules) {
-                    Ok(game) => {
-                        self.limit_text = game.max_turns().to_string();
-                        self.limit_error = None;
-                        self.rules = form;
-                        self.dialog_rules = None;
-                        self.table.reset(game);
-                        self.speech.restart(&self.table);
-                        self.selected = None;
-                        self.notice = None;
-                        self.dialog = None;
-                        self.browse = Browse::default();
-                        self.computer.start();
-                        return self.computer.settle(&self.table);
-                    }
-                    Err(e) => dialog.error = Some(e),
-                }
-            }
-            Event::CancelNewGame => {
-                self.dialog = None;
-                self.dialog_rules = None;
-                self.computer.draft = None;
-            }
-            Event::Rules(input) => {
-                if let Some(form) = self.dialog_rules.as_mut() {
-                    form.apply(input);
-                } else if self.limit_editable() && self.rules.apply(input) {
-                    let limit = self.game().max_turns();
-                    let game = Morris::with_rules(self.rules.rules, limit.into())
-                        .expect("the game's own limit");
-                    self.table.reset(game);
-                    return self.computer.settle(&self.table);
-                }
-            }
-            Event::Limit(text) => {
-                if !self.limit_editable() {
-                    return Vec::new();
-                }
-                self.limit_text = text;
-                match parse_limit(&self.limit_text, self.game().rules()) {
-                    Ok(game) => {
-                        self.table.reset(game);
-                        self.limit_error = None;
-                        return self.computer.settle(&self.table);
-                    }
-                    Err(e) => self.limit_error = Some(e),
-                }
-            }
-            Event::Level(level) => return self.setting(Some(level), None),
-            Event::Side(side) => return self.setting(None, Some(side)),
-            Event::Hint => return self.computer.ask_hint(&self.table),
-            Event::Computer(input) => return self.computer.input(&mut self.table, input),
+            _ => return self.confirm_new_game(),
         }
         Vec::new()
+    }
+
+    /// « Commencer » in the confirmation: the next game under the rules and limit chosen there,
+    /// unless one is refused (its message is on screen, nothing starts).
+    fn confirm_new_game(&mut self) -> Vec<Effect> {
+        let Some(dialog) = self.dialog.as_mut() else {
+            return Vec::new();
+        };
+        let form = self
+            .dialog_rules
+            .clone()
+            .unwrap_or_else(|| RulesForm::new(self.table.game().rules()));
+        if form.error.is_some() {
+            return Vec::new();
+        }
+        match parse_limit(&dialog.limit_text, form.rules) {
+            Ok(game) => {
+                self.limit_text = game.max_turns().to_string();
+                self.limit_error = None;
+                self.rules = form;
+                self.dialog_rules = None;
+                self.table.reset(game);
+                self.speech.restart(&self.table);
+                self.selected = None;
+                self.notice = None;
+                self.dialog = None;
+                self.browse = Browse::default();
+                self.computer.start();
+                self.computer.settle(&self.table)
+            }
+            Err(e) => {
+                dialog.error = Some(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The rules: in the open dialog, else on the page before the first move.
+    fn rules(&mut self, input: RulesInput) -> Vec<Effect> {
+        if let Some(form) = self.dialog_rules.as_mut() {
+            form.apply(input);
+        } else if self.limit_editable() && self.rules.apply(input) {
+            let limit = self.game().max_turns();
+            let game =
+                Morris::with_rules(self.rules.rules, limit.into()).expect("the game's own limit");
+            self.table.reset(game);
+            return self.computer.settle(&self.table);
+        }
+        Vec::new()
+    }
+
+    /// The turn limit typed on the page, before the first move.
+    fn limit(&mut self, text: String) -> Vec<Effect> {
+        if !self.limit_editable() {
+            return Vec::new();
+        }
+        self.limit_text = text;
+        match parse_limit(&self.limit_text, self.game().rules()) {
+            Ok(game) => {
+                self.table.reset(game);
+                self.limit_error = None;
+                self.computer.settle(&self.table)
+            }
+            Err(e) => {
+                self.limit_error = Some(e);
+                Vec::new()
+            }
+        }
     }
 
     /// Takes back the game the browser kept for this page ([`saved::write`]'s text, found
@@ -364,7 +378,23 @@ impl Model {
         Vec::new()
     }
 
+    /// A click, or Enter/Space, on `p`: refused while a past position is shown, before
+    /// « Commencer », under a refused setting and on the computer's turn; else a step of the
+    /// player's turn ([`selection::click`]).
     fn activate(&mut self, p: Point) -> Vec<Effect> {
+        let refusal: Option<fn() -> &'static str> = if !self.browse.is_live() {
+            Some(t::read_only)
+        } else if self.computer.setting_up() {
+            Some(t::setup_first)
+        } else if self.settings_refused() {
+            Some(t::settings_refused)
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            self.notice = Some(Text::of(why));
+            return Vec::new();
+        }
         if self.computer.plays(self.game()) {
             self.notice = Some(self.computer.busy());
             return Vec::new();

@@ -40,18 +40,11 @@ fn against_computer() -> Model {
 #[component]
 pub fn MetaPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(
-        if props.computer {
-            against_computer
-        } else {
-            Model::new
-        },
-        if props.computer {
-            "meta-morpion-computer-v1"
-        } else {
-            "meta-morpion-hot-seat-v1"
-        },
-    );
+    let (init, key): (fn() -> Model, _) = match props.computer {
+        true => (against_computer, "meta-morpion-computer-v1"),
+        false => (Model::new, "meta-morpion-hot-seat-v1"),
+    };
+    let handles = use_board_page::<Model>(init, key);
     let coords = use_coords();
     let model = handles.model();
     let m = &*model;
@@ -97,18 +90,8 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         on_new: to_dispatch(Event::AskNewGame),
         on_hint: to_dispatch(Event::Hint),
         progress: t::meta_progress(&g.moves().to_string()),
-        rules: html! {
-            <>
-                <p>{ words(t::meta_rules_1()) }</p>
-                <p>{ words(t::meta_rules_2()) }</p>
-                <p>{ words(t::meta_rules_3()) }</p>
-                <p>{ words(t::meta_rules_4()) }</p>
-            </>
-        },
-        setup: c
-            .opponent
-            .filter(|_| c.setting_up())
-            .map(|o| (o.level, o.side)),
+        rules: rules(),
+        setup: c.setup(),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
@@ -127,11 +110,20 @@ pub fn MetaPage(props: &GamePageProps) -> Html {
         speech: m.speech.clone(),
         on_nav: dispatch.reform(Event::History),
         review: g.outcome().map(|_| {
-            review_link(
-                &engine::AnyGame::Meta(*g),
-                [m.player_title(Player::Blue), m.player_title(Player::Red)],
-                &m.table().record(),
-            )
+            let names = [m.player_title(Player::Blue), m.player_title(Player::Red)];
+            review_link(&engine::AnyGame::Meta(*g), names, &m.table().record())
         }),
     })
+}
+
+/// The rules' paragraphs.
+fn rules() -> Html {
+    html! {
+        <>
+            <p>{ words(t::meta_rules_1()) }</p>
+            <p>{ words(t::meta_rules_2()) }</p>
+            <p>{ words(t::meta_rules_3()) }</p>
+            <p>{ words(t::meta_rules_4()) }</p>
+        </>
+    }
 }

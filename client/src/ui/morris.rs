@@ -40,18 +40,11 @@ fn against_computer() -> Model {
 #[component]
 pub fn MorrisPage(props: &GamePageProps) -> Html {
     use_lang();
-    let handles = use_board_page::<Model>(
-        if props.computer {
-            against_computer
-        } else {
-            Model::new
-        },
-        if props.computer {
-            "moulin-computer-v1"
-        } else {
-            "moulin-hot-seat-v1"
-        },
-    );
+    let (init, key): (fn() -> Model, _) = match props.computer {
+        true => (against_computer, "moulin-computer-v1"),
+        false => (Model::new, "moulin-hot-seat-v1"),
+    };
+    let handles = use_board_page::<Model>(init, key);
     let coords = use_coords();
     let model = handles.model();
     let m = &*model;
@@ -75,7 +68,6 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         )
     };
     let to_dispatch = |e: Event| dispatch.reform(move |_: ()| e.clone());
-    let editable = m.limit_editable();
     let live = m.browse.is_live();
     game_page(Parts {
         name: t::game_morris(),
@@ -87,9 +79,9 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         status: m.status(),
         notice: m.notice.as_ref().map(Text::get),
         board: html! {
-            <MorrisBoard coords={coords.0} game={m.shown().clone()} selected={m.selected.filter(|_| live)} focus={m.focus}
-                on_activate={on_activate.clone()} on_key={on_key.clone()} hint={c.hint.filter(|_| live)}
-                busy={c.plays(g)} frozen={!live} node={board.clone()} />
+            <MorrisBoard coords={coords.0} game={shown.clone()} selected={m.selected.filter(|_| live)}
+                focus={m.focus} on_activate={on_activate.clone()} on_key={on_key.clone()}
+                hint={c.hint.filter(|_| live)} busy={c.plays(g)} frozen={!live} node={board.clone()} />
         },
         can_undo: m.can_undo(),
         undo_colour: None,
@@ -100,35 +92,19 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         on_hint: to_dispatch(Event::Hint),
         progress: t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string()),
         rules: rules_in_words(g.rules()),
-        setup: c
-            .opponent
-            .filter(|_| c.setting_up())
-            .map(|o| (o.level, o.side)),
+        setup: c.setup(),
         draft: c.draft,
         on_level: dispatch.reform(Event::Level),
         on_side: dispatch.reform(Event::Side),
         on_start: to_dispatch(Event::Start),
         resumed: m.resumed,
         coords,
-        settings: html! {
-            <>
-                <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />
-                <LimitField value={m.limit_text.clone()} disabled={!editable}
-                    invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
-                if let Some(e) = &m.limit_error {
-                    <p class="notice" role="alert">{ e.get() }</p>
-                }
-            </>
-        },
+        settings: settings(m, dispatch),
         // Against the computer they change in « Nouvelle partie » only, and are not shown.
-        locked: c.opponent.is_none() && !editable,
+        locked: c.opponent.is_none() && !m.limit_editable(),
         dialog: m.dialog.clone(),
         with_limit: true,
-        dialog_settings: m.dialog_rules.clone().map_or_else(Html::default, |form| {
-            html! {
-                <RulesField {form} on_input={dispatch.reform(Event::Rules)} />
-            }
-        }),
+        dialog_settings: dialog_rules(m, dispatch),
         on_dialog_limit: dispatch.reform(Event::DialogLimit),
         on_confirm: to_dispatch(Event::ConfirmNewGame),
         on_cancel: to_dispatch(Event::CancelNewGame),
@@ -136,11 +112,35 @@ pub fn MorrisPage(props: &GamePageProps) -> Html {
         speech: m.speech.clone(),
         on_nav: dispatch.reform(Event::History),
         review: g.outcome().map(|_| {
+            let names = [m.player_title(Player::Blue), m.player_title(Player::Red)];
             review_link(
                 &engine::AnyGame::Morris(g.clone()),
-                [m.player_title(Player::Blue), m.player_title(Player::Red)],
+                names,
                 &m.table().record(),
             )
         }),
     })
+}
+
+/// The rules chosen in the « Nouvelle partie » dialog, for the next game.
+fn dialog_rules(m: &Model, dispatch: &Callback<Event>) -> Html {
+    m.dialog_rules.clone().map_or_else(Html::default, |form| {
+        html! { <RulesField {form} on_input={dispatch.reform(Event::Rules)} /> }
+    })
+}
+
+/// The rules and the turn limit, as chosen for the next game: editable before the first move
+/// (against the computer, until « Commencer »), the refused limit with its message.
+fn settings(m: &Model, dispatch: &Callback<Event>) -> Html {
+    let editable = m.limit_editable();
+    html! {
+        <>
+            <RulesField form={m.rules.clone()} disabled={!editable} on_input={dispatch.reform(Event::Rules)} />
+            <LimitField value={m.limit_text.clone()} disabled={!editable}
+                invalid={m.limit_error.is_some()} on_input={dispatch.reform(Event::Limit)} />
+            if let Some(e) = &m.limit_error {
+                <p class="notice" role="alert">{ e.get() }</p>
+            }
+        </>
+    }
 }

@@ -110,15 +110,15 @@ pub struct Parts {
 /// and the progress; then the history and the rules. The board is sized to the viewport
 /// (`client/static/style.css`, « The game pages' layout »).
 #[inline(never)]
-pub fn game_page(p: Parts) -> Html {
+pub fn game_page(mut p: Parts) -> Html {
+    let settings = std::mem::take(&mut p.settings);
+    let (settings, aside_settings) = if p.computer {
+        (settings, Html::default())
+    } else {
+        (Html::default(), settings)
+    };
+    let top = setup_or_players(&p, settings);
     let h = p.hooks;
-    let card = |i: usize, player: Player| {
-        let (title, detail, active) = p.cards[i].clone();
-        html! { <PlayerCard {player} {active} {title} {detail} /> }
-    };
-    let choices = |name, (level, side), disabled| {
-        choices(name, level, side, disabled, &p.on_level, &p.on_side)
-    };
     let mode = if p.computer {
         t::mode_computer()
     } else {
@@ -128,31 +128,6 @@ pub fn game_page(p: Parts) -> Html {
     let setting_up = p.setup.is_some();
     let status = html! {
         <Status result={p.result} text={p.status} notice={p.notice.map(AttrValue::from)} />
-    };
-    let (settings, aside_settings) = if p.computer {
-        (p.settings, Html::default())
-    } else {
-        (Html::default(), p.settings)
-    };
-    let top = match p.setup {
-        Some(chosen) => {
-            let on_submit = p.on_start.reform(|e: SubmitEvent| e.prevent_default());
-            html! {
-                <section class="panel setup" data-setup="" aria-labelledby="setup-title">
-                    <h2 id="setup-title">{ words(t::setup_title()) }</h2>
-                    <form novalidate=true onsubmit={on_submit}>
-                        { choices("page", chosen, false) }
-                        { settings }
-                        <div class="actions">
-                            <button type="submit" class="button">{ words(t::start()) }</button>
-                        </div>
-                    </form>
-                </section>
-            }
-        }
-        None => {
-            html! { <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div> }
-        }
     };
     html! {
         <main class={classes!("page", "game", p.class)} data-thinking={h.thinking.to_string()}
@@ -186,12 +161,7 @@ pub fn game_page(p: Parts) -> Html {
                         <GameLink {href} />
                     }
                     <p class="progress">{ p.progress }</p>
-                    <label class="switch coords-switch">
-                        <input type="checkbox" checked={p.coords.0} onchange={p.coords.1.reform(|e: Event| {
-                            e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
-                        })} />
-                        { words(t::show_coords()) }
-                    </label>
+                    { coords_switch(p.coords) }
                 </div>
                 <aside class="rules" aria-labelledby="rules-title">
                     { history_panel(p.history, &p.on_nav) }
@@ -206,11 +176,50 @@ pub fn game_page(p: Parts) -> Html {
             if let Some(dialog) = p.dialog {
                 <ConfirmNewGame {dialog} with_limit={p.with_limit} on_limit={p.on_dialog_limit}
                     on_confirm={p.on_confirm} on_cancel={p.on_cancel}>
-                    if let Some(draft) = p.draft { { choices("dialog", draft, false) } }
+                    if let Some((level, side)) = p.draft {
+                        { choices("dialog", level, side, false, &p.on_level, &p.on_side) }
+                    }
                     { p.dialog_settings }
                 </ConfirmNewGame>
             }
         </main>
+    }
+}
+
+/// Against the computer before « Commencer »: its level, the player's side and the other
+/// settings, with « Commencer »; else the players' cards.
+fn setup_or_players(p: &Parts, settings: Html) -> Html {
+    let Some((level, side)) = p.setup else {
+        let card = |i: usize, player: Player| {
+            let (title, detail, active) = p.cards[i].clone();
+            html! { <PlayerCard {player} {active} {title} {detail} /> }
+        };
+        return html! { <div class="players">{ card(0, Player::Blue) }{ card(1, Player::Red) }</div> };
+    };
+    let on_submit = p.on_start.reform(|e: SubmitEvent| e.prevent_default());
+    html! {
+        <section class="panel setup" data-setup="" aria-labelledby="setup-title">
+            <h2 id="setup-title">{ words(t::setup_title()) }</h2>
+            <form novalidate=true onsubmit={on_submit}>
+                { choices("page", level, side, false, &p.on_level, &p.on_side) }
+                { settings }
+                <div class="actions">
+                    <button type="submit" class="button">{ words(t::start()) }</button>
+                </div>
+            </form>
+        </section>
+    }
+}
+
+/// The switch that shows the coordinates on the board.
+fn coords_switch((on, set): (bool, Callback<bool>)) -> Html {
+    html! {
+        <label class="switch coords-switch">
+            <input type="checkbox" checked={on} onchange={set.reform(|e: Event| {
+                e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()
+            })} />
+            { words(t::show_coords()) }
+        </label>
     }
 }
 

@@ -425,6 +425,7 @@ fn the_settings_come_first_and_the_computer_waits_for_commencer() {
         ))
         .is_empty());
     assert!(m.update(morris::Event::Limit("40".into())).is_empty());
+    assert_eq!(m.computer.setup(), Some((Level::Medium, Side::Red)));
     assert!(!m.computer.thinking() && !m.computer.plays(m.game()));
     assert!(!m.computer.can_hint(m.game()));
     assert!(m.update(morris::Event::Hint).is_empty());
@@ -455,6 +456,11 @@ fn the_settings_come_first_and_the_computer_waits_for_commencer() {
         )
     );
     assert!(!m.computer.setting_up() && !m.limit_editable());
+    assert_eq!(
+        m.computer.setup(),
+        None,
+        "the page offers the settings no more"
+    );
     assert_eq!(m.computer.human(), Some(Player::Red));
     // Begun, the settings are fixed until « Nouvelle partie ».
     assert!(m.update(morris::Event::Level(Level::Strong)).is_empty());
