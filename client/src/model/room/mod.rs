@@ -264,63 +264,64 @@ impl<P: Copy + Eq> RoomModel<P> {
         effects
     }
 
+    /// What happened in the room: the notices, the words for the live region, the selection.
+    fn room_event(&mut self, ev: RoomEvent, me: Seat) {
+        if let Some(news) = text::our_proposal_news(&ev, me) {
+            self.notice = Some(news);
+        }
+        if let Some(news) = text::their_proposal_news(&ev, me) {
+            self.speech.say(news);
+        }
+        match ev {
+            // The opponent's move lands on the live game; a past position stays on
+            // screen, and the page says so.
+            RoomEvent::Played { seat, .. } if seat != me && !self.local.browse.is_live() => {
+                self.notice = Some(Text::of(t::played_while_browsing));
+            }
+            RoomEvent::Drawn { host } => {
+                let mine = if me == Seat::Host {
+                    host
+                } else {
+                    host.opponent()
+                };
+                let news = match mine {
+                    engine::Player::Blue => Text::of(t::drawn_blue),
+                    engine::Player::Red => Text::of(t::drawn_red),
+                };
+                self.speech.say(news.get());
+                self.notice = Some(news);
+            }
+            RoomEvent::NewGame { .. } => {
+                self.local.browse = Default::default();
+                if let Some(t) = self.driver.session().room().table() {
+                    self.speech.restart(t);
+                }
+            }
+            // An end the board does not show (resigned, agreed, claimed, left): the
+            // status line says it; an end on the board comes with its last move.
+            RoomEvent::Ended { .. }
+                if self.session().game().is_some_and(|g| g.outcome().is_none()) =>
+            {
+                self.speech.say(text::status(self.session()));
+            }
+            _ => {}
+        }
+        // The position changed: a selection made on the old one means nothing now.
+        if matches!(
+            ev,
+            RoomEvent::Played { .. }
+                | RoomEvent::Accepted { .. }
+                | RoomEvent::Settings { .. }
+                | RoomEvent::Ended { .. }
+        ) {
+            self.local.selected = None;
+        }
+    }
+
     fn event(&mut self, e: SessionEvent) {
         let me = self.session().seat();
         match e {
-            SessionEvent::Room(ev) => {
-                if let Some(news) = text::our_proposal_news(&ev, me) {
-                    self.notice = Some(news);
-                }
-                if let Some(news) = text::their_proposal_news(&ev, me) {
-                    self.speech.say(news);
-                }
-                match ev {
-                    // The opponent's move lands on the live game; a past position stays on
-                    // screen, and the page says so.
-                    RoomEvent::Played { seat, .. }
-                        if seat != me && !self.local.browse.is_live() =>
-                    {
-                        self.notice = Some(Text::of(t::played_while_browsing));
-                    }
-                    RoomEvent::Drawn { host } => {
-                        let mine = if me == Seat::Host {
-                            host
-                        } else {
-                            host.opponent()
-                        };
-                        let news = match mine {
-                            engine::Player::Blue => Text::of(t::drawn_blue),
-                            engine::Player::Red => Text::of(t::drawn_red),
-                        };
-                        self.speech.say(news.get());
-                        self.notice = Some(news);
-                    }
-                    RoomEvent::NewGame { .. } => {
-                        self.local.browse = Default::default();
-                        if let Some(t) = self.driver.session().room().table() {
-                            self.speech.restart(t);
-                        }
-                    }
-                    // An end the board does not show (resigned, agreed, claimed, left): the
-                    // status line says it; an end on the board comes with its last move.
-                    RoomEvent::Ended { .. }
-                        if self.session().game().is_some_and(|g| g.outcome().is_none()) =>
-                    {
-                        self.speech.say(text::status(self.session()));
-                    }
-                    _ => {}
-                }
-                // The position changed: a selection made on the old one means nothing now.
-                if matches!(
-                    ev,
-                    RoomEvent::Played { .. }
-                        | RoomEvent::Accepted { .. }
-                        | RoomEvent::Settings { .. }
-                        | RoomEvent::Ended { .. }
-                ) {
-                    self.local.selected = None;
-                }
-            }
+            SessionEvent::Room(ev) => self.room_event(ev, me),
             // Another key holds our seat: the page says we ask for the one that is away. An
             // entry ahead of a gap is kept aside until the gap fills: not a fault. A fork has
             // its own status line.
