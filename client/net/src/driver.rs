@@ -16,7 +16,9 @@
 //! the two browsers has no WebRTC at all ([`Driver::no_webrtc`]): that browser says so to the
 //! other through the relay, and neither is told to change networks for a browser setting.
 
-use engine::session::{Command, CommandError, Effect, Event, Presence, Session};
+use engine::session::{
+    Command, CommandError, Effect, Event, Presence, SaveCursor, SaveParts, Session,
+};
 use relay_api::Refusal;
 
 /// A socket that lost the peer it had for this long is replaced by a new one.
@@ -28,9 +30,6 @@ pub const LONELY_MS: u64 = 20_000;
 pub const FIRST_RETRY_MS: u64 = 1_000;
 /// Longest wait before reopening a closed socket.
 pub const MAX_RETRY_MS: u64 = 10_000;
-/// While the relay has not admitted a new socket, how often to look (it says so without waking
-/// anyone).
-pub const JOIN_POLL_MS: u64 = 50;
 /// A socket in the room without a data channel for this long asks the relay whether the other
 /// player is there too (then their networks block a direct connection), and again as often.
 pub const DIRECT_MS: u64 = 8_000;
@@ -126,9 +125,8 @@ pub enum Output<P> {
 
 #[derive(Clone, Debug)]
 struct Socket<P> {
+    /// The relay admitted it (the link said [`LinkEvent::Joined`](crate::LinkEvent::Joined)).
     joined: bool,
-    /// When to look again whether the relay admitted it.
-    join_check: u64,
     peer: Option<P>,
     had_peer: bool,
     /// Since when the peer is gone or silent while this socket looks open.
@@ -160,6 +158,8 @@ pub struct Driver<P> {
     /// The relay counted nobody in the room just before our socket joined it.
     room_empty: bool,
     left: bool,
+    /// What the last save kept holds: the next one writes what came after.
+    saved: SaveCursor,
 }
 
 impl<P: Copy + Eq> Driver<P> {
@@ -182,7 +182,18 @@ impl<P: Copy + Eq> Driver<P> {
             no_webrtc_there: false,
             room_empty: false,
             left: false,
+            saved: SaveCursor::default(),
         }
+    }
+
+    /// The saved seat's parts that changed since the last save kept ([`Driver::save_kept`]).
+    pub fn save_parts(&self) -> SaveParts {
+        self.session.save_parts(self.saved)
+    }
+
+    /// A save was kept: the next one writes only what came after it.
+    pub fn save_kept(&mut self, cursor: SaveCursor) {
+        self.saved = cursor;
     }
 
     /// True when the relay counted nobody in the room as our last socket was about to join, and
@@ -273,9 +284,6 @@ impl<P: Copy + Eq> Driver<P> {
         let mut at = |w: u64| t = Some(t.map_or(w, |t| t.min(w)));
         match (&self.socket, self.relay) {
             (Some(s), _) => {
-                if !s.joined {
-                    at(s.join_check);
-                }
                 if let Some(since) = s.stale_since {
                     at(since + if s.had_peer { STALE_MS } else { LONELY_MS });
                 }
@@ -362,9 +370,6 @@ impl<P: Copy + Eq> Driver<P> {
                     let effects = self.session.tick(now);
                     self.route(effects, &mut out);
                 }
-                if let Some(s) = self.socket.as_mut().filter(|s| !s.joined) {
-                    s.join_check = now + JOIN_POLL_MS;
-                }
                 self.connect_if_due(now, &mut out);
             }
         }
@@ -423,7 +428,6 @@ impl<P: Copy + Eq> Driver<P> {
                     self.refused = None;
                     self.socket = Some(Socket {
                         joined: false,
-                        join_check: now + JOIN_POLL_MS,
                         peer: None,
                         had_peer: false,
                         stale_since: None,

@@ -1,15 +1,17 @@
 //! The client's network module: it carries the peer protocol ([`engine::session`]) over a WebRTC
 //! data channel opened through the relay.
 //!
-//! Two halves: [`Driver`], a pure state machine that owns the session and decides everything about
-//! the connection (when to open a socket, when one is stale, which peer is ours, what to send), and
-//! [`Link`], one socket to the relay and the data channels it introduces, which reports what it
-//! sees as a stream of [`LinkEvent`]s (in the browser on its own `WebSocket` and
-//! `RTCPeerConnection`, natively on `matchbox_socket`). Whoever runs them — the browser page, or
-//! the native integration tests on tokio — awaits the link's next event or the driver's next
-//! wake-up, feeds it to the driver and carries out its [`Output`]s. Seats are keys, not
-//! connections: a peer that reconnects gets a new relay id and the session recognises it by its
-//! signed entries.
+//! Three parts. [`Driver`], a pure state machine that owns the session and decides everything
+//! about the connection (when to open a socket, when one is stale, which peer is ours, what to
+//! send). [`Link`], one socket to the relay and the data channels it introduces, which reports
+//! what it sees as a stream of [`LinkEvent`]s — the relay admitted it ([`LinkEvent::Joined`]), a
+//! channel opened or closed, bytes — (in the browser on its own `WebSocket` and
+//! `RTCPeerConnection`, natively on `matchbox_socket`). And [`Runtime`], the one loop that runs
+//! them: it awaits the link's next event, the relay's answers, the inbox or the machine's next
+//! wake-up, feeds it to the [`Machine`] (the driver, or the page's model that wraps it) and
+//! carries out its [`Effect`]s through an [`Env`] — the browser's, or tokio's in the native
+//! integration tests. Seats are keys, not connections: a peer that reconnects gets a new relay
+//! id and the session recognises it by its signed entries.
 //!
 //! ```
 //! use client_net::{Driver, Input, Output};
@@ -23,6 +25,8 @@
 //! assert_eq!(driver.input(Input::Wake, 0), [Output::AskWhy]);
 //! // There is room for us: open a socket.
 //! assert_eq!(driver.input(Input::Why(Ok(None)), 5), [Output::Connect]);
+//! // Nothing to wake for until the link says the relay admitted the socket.
+//! assert_eq!(driver.next_wakeup(), None);
 //! driver.input(Input::Joined, 30);
 //! // The guest's data channel opens: the host offers its heads to resynchronise.
 //! let out = driver.input(Input::Peer(7, true), 40);
@@ -33,13 +37,15 @@
 
 mod driver;
 mod link;
+mod runtime;
 
 pub use driver::{
-    Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, JOIN_POLL_MS,
-    LONELY_MS, MAX_RETRY_MS, STALE_MS,
+    Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, LONELY_MS,
+    MAX_RETRY_MS, STALE_MS,
 };
 pub use link::{webrtc_available, Link, LinkEvent, PeerId};
-pub use relay_api::{IceServer, Refusal};
+pub use relay_api::{peers_from_answer, IceServer, Refusal};
+pub use runtime::{Answer, Connection, Effect, Env, Machine, Pending, Runtime};
 
 #[cfg(test)]
 mod tests;

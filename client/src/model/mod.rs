@@ -18,6 +18,7 @@ pub mod room;
 pub mod rules;
 #[cfg(feature = "local")]
 pub mod saved;
+pub mod seat;
 pub mod selection;
 pub mod speech;
 pub mod text;

@@ -9,37 +9,49 @@ use super::{browser, navigate_with_fragment, use_lang, Route};
 use crate::i18n::{t, Text};
 use crate::model::parse_limit;
 use crate::model::rules::{RulesForm, RulesInput};
+use crate::model::seat::{host_room, Invite, OpenError};
 use engine::morris::{Rules, DEFAULT_MAX_TURNS};
-use engine::session::{Command, Config, Invite, Preview, Session};
 use engine::GameKind;
 use yew::prelude::*;
 
-/// Creates the host's room: keys, code, session kept in this browser under the room's key, and
-/// the options signed before anyone joins when they are not the defaults (Morris rules, colours
-/// by lot). Returns the fragment of the room page, which announces them.
+/// Creates the host's room ([`host_room`]) and keeps its seat in this browser under the room's
+/// key. Returns the fragment of the room page, which announces its options.
 fn create_room(kind: GameKind, max_turns: u16, rules: Rules, lot: bool) -> Result<String, Text> {
-    let no_random = || Text::of(t::no_random);
-    let seed: [u8; 32] = browser::random().ok_or_else(no_random)?;
-    let code = Invite::new_code(browser::random().ok_or_else(no_random)?);
-    let cannot = |_| Text::of(t::cannot_create);
-    let mut invite = Invite::with_code(kind, max_turns, &code, seed).map_err(cannot)?;
-    let now = browser::now_ms();
-    let mut session =
-        Session::host(invite.clone(), seed, Config::default(), now).map_err(cannot)?;
-    if !rules.is_default() || lot {
-        let limit = session.room().options().max_turns;
-        let options = session.options(limit, rules, lot, 0);
-        session
-            .act(Command::Options(options), now)
-            .map_err(|_| Text::of(t::cannot_create))?;
-        invite.preview = Some(Preview { rules, lot });
-    }
+    let random = browser::random().zip(browser::random());
+    let hosted = host_room(kind, max_turns, rules, lot, random, browser::now_ms());
+    let hosted = hosted.map_err(|e| match e {
+        OpenError::NoRandom => Text::of(t::no_random),
+        _ => Text::of(t::cannot_create),
+    })?;
     // Without its seat kept, the room page would make the host a guest of its own room.
-    let parts = session.save_parts(engine::session::SaveCursor::default());
-    if !super::seats::keep_seat(kind, &invite.room_name(), &parts) {
+    if !super::seats::keep_seat(kind, &hosted.room, &hosted.save) {
         return Err(Text::of(t::seat_not_kept));
     }
-    Ok(invite.to_fragment())
+    Ok(hosted.fragment)
+}
+
+/// Where a code leads: a code names one room per game, so nobody in this game's room but
+/// someone in the other's means it was typed in the wrong lobby. `Err` when nobody is there.
+async fn find_room(kind: GameKind, code: &str) -> Result<GameKind, Text> {
+    let room = |game: GameKind| Invite::from_code(game, code).map(|i| i.room_name());
+    let other = match kind {
+        GameKind::Morris => GameKind::Meta,
+        GameKind::Meta => GameKind::Morris,
+    };
+    let here = match room(kind) {
+        Ok(r) => browser::room_peers(&r).await,
+        Err(_) => None,
+    };
+    let there = match (here, room(other)) {
+        (Some(0), Ok(r)) => browser::room_peers(&r).await,
+        _ => None,
+    };
+    match (here, there) {
+        (Some(0), Some(n)) if n > 0 => Ok(other),
+        (Some(0), _) => Err(Text::of(t::nobody_in_room)),
+        // Someone is there, or the relay did not say: the room page tells.
+        _ => Ok(kind),
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -168,34 +180,15 @@ fn JoinRoom(props: &LobbyProps) -> Html {
             searching.set(true);
             let (error, go, searching) = (error.clone(), go.clone(), searching.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let go_to = |game: GameKind| {
-                    navigate_with_fragment(
+                let found = find_room(kind, &c).await;
+                searching.set(false);
+                match found {
+                    Ok(game) => navigate_with_fragment(
                         Route::Room(game),
                         &format!("g={}&c={c}", game.as_str()),
                         &go,
-                    )
-                };
-                let room = |game: GameKind| Invite::from_code(game, &c).map(|i| i.room_name());
-                let other = match kind {
-                    GameKind::Morris => GameKind::Meta,
-                    GameKind::Meta => GameKind::Morris,
-                };
-                // A code names one room per game: nobody in this game's room, but someone in
-                // the other's, means the code was typed in the wrong lobby.
-                let here = match room(kind) {
-                    Ok(r) => browser::room_peers(&r).await,
-                    Err(_) => None,
-                };
-                let there = match (here, room(other)) {
-                    (Some(0), Ok(r)) => browser::room_peers(&r).await,
-                    _ => None,
-                };
-                searching.set(false);
-                match (here, there) {
-                    (Some(0), Some(n)) if n > 0 => go_to(other),
-                    (Some(0), _) => error.set(Some(Text::of(t::nobody_in_room))),
-                    // Someone is there, or the relay did not say: the room page tells.
-                    _ => go_to(kind),
+                    ),
+                    Err(e) => error.set(Some(e)),
                 }
             });
         })

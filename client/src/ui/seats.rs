@@ -3,7 +3,7 @@
 //! room page reads and updates it; both bundles have this module.
 
 use super::browser::now_ms;
-use engine::session::{RestoreError, SaveParts, Saved};
+use crate::model::seat::{read_seat, OpenError, SaveParts, Saved};
 use engine::GameKind;
 
 /// The family of the browser's storage keys that hold seats of a game.
@@ -58,17 +58,11 @@ fn chunk_key(key: &str, n: usize) -> String {
 
 /// The seat this browser keeps under `key`, as kept: in parts, or in one text (a seat saved
 /// before saves came in parts). `None` when there is none; an error when it is unreadable.
-pub fn stored_seat(key: &str) -> Option<Result<Saved, RestoreError>> {
+pub fn stored_seat(key: &str) -> Option<Result<Saved, OpenError>> {
     let text = stored_lasting(key)?;
-    if !Saved::is_head(&text) {
-        return Some(Saved::from_text(&text));
-    }
     let st = local_storage()?;
-    Some(Saved::chunks_of(&text).and_then(|count| {
-        let chunks: Option<Vec<String>> = (0..count)
-            .map(|n| st.get_item(&chunk_key(key, n)).ok().flatten())
-            .collect();
-        Saved::from_parts(&text, &chunks.ok_or(RestoreError::Unreadable)?)
+    Some(read_seat(&text, |n| {
+        st.get_item(&chunk_key(key, n)).ok().flatten()
     }))
 }
 

@@ -21,7 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod player;
-pub use player::{probe, Player};
+pub use player::{probe, NativeLink, Player, Tab};
 
 use std::{collections::VecDeque, time::Duration};
 

@@ -1,150 +1,241 @@
-//! A native player: the browser's room loop without the browser. A [`Player`] owns a
-//! [`Driver`] (the session and its connection, exactly as the page has it) and runs its effects
-//! on real matchbox sockets through the real relay: it opens and drops sockets when the driver
-//! says so, asks the relay why a socket closed over plain HTTP, and keeps the saved seat as a tab
-//! keeps it in its storage, so that a reload restores from there.
+//! A native player: the browser's room loop without the browser. A [`Player`] runs a
+//! [`Driver`] (the session and its connection, exactly as the page has it) in the very
+//! [`Runtime`] the page runs, on tokio: its [`Tab`] opens real matchbox sockets through the real
+//! relay, asks the relay about the room over plain HTTP, and keeps the saved seat in parts as a
+//! browser keeps it in its storage, so that a reload restores from there. The tab counts what
+//! the runtime asked of it, for the tests of its policies.
 
-use client_net::{Driver, Input, Link, LinkEvent, Output, PeerId, Refusal};
-use engine::session::{Command, CommandError, Saved, Session};
+use client_net::{
+    Answer, Connection, Driver, Env, IceServer, Link, LinkEvent, PeerId, Pending, Refusal, Runtime,
+};
+use engine::session::{Command, CommandError, SaveCursor, SaveParts, Saved, Session};
+use std::collections::BTreeMap;
+use std::future::Future;
 use std::net::SocketAddr;
-use std::time::Instant;
-use tokio::task::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::task::{AbortHandle, JoinHandle};
 
 /// One seat of a room, played natively.
 pub struct Player {
-    /// The session and its connection.
-    pub driver: Driver<PeerId>,
-    link: Option<Link>,
-    message_loop: Option<JoinHandle<Result<(), matchbox_socket::Error>>>,
-    /// A pending answer of the relay to « why did our socket close? ».
-    why: Option<JoinHandle<Result<Option<Refusal>, ()>>>,
+    runtime: Runtime<Tab, Driver<PeerId>>,
+}
+
+/// The tab a [`Player`] runs in: the clock, the relay, the storage of its seat (it outlives a
+/// reload), and what the runtime asked of it.
+pub struct Tab {
     relay: SocketAddr,
-    room: String,
-    /// What the tab's storage holds: the saved seat, as text.
-    pub saved: String,
-    /// Sockets opened so far.
-    pub sockets_opened: u32,
     start: Instant,
+    /// The saved seat's head, as kept.
+    head: Option<String>,
+    /// The saved seat's chunks, as kept.
+    chunks: BTreeMap<usize, String>,
+    /// Saves kept so far.
+    pub saves: u32,
+    /// Questions asked to the relay about the room.
+    pub probes: u32,
+    /// ICE lists asked for (each is told from the others by its username: `list-<n>`).
+    pub ice_lists: u32,
+    /// The ICE list each socket opened with, in order (its username).
+    pub sockets: Vec<String>,
+    /// The last socket's message loop.
+    message_loop: Option<AbortHandle>,
+}
+
+/// A socket, its message loop stopped when it is dropped.
+pub struct NativeLink {
+    link: Link,
+    message_loop: JoinHandle<Result<(), matchbox_socket::Error>>,
+}
+
+impl Drop for NativeLink {
+    fn drop(&mut self) {
+        self.message_loop.abort();
+    }
+}
+
+impl Connection for NativeLink {
+    type Peer = PeerId;
+
+    fn next(&mut self) -> impl Future<Output = LinkEvent> {
+        self.link.next()
+    }
+
+    fn send(&mut self, peer: PeerId, bytes: Vec<u8>) -> bool {
+        self.link.send(peer, bytes)
+    }
+}
+
+impl Env for Tab {
+    type Link = NativeLink;
+
+    fn now(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn sleep(&self, ms: u64) -> Pending<()> {
+        Box::pin(tokio::time::sleep(Duration::from_millis(ms)))
+    }
+
+    fn open(&mut self, room: &str, ice: &[IceServer]) -> NativeLink {
+        let url = format!("ws://{}/ws/{room}", self.relay);
+        let (link, message_loop) = Link::connect(&url, ice);
+        let message_loop = tokio::spawn(message_loop);
+        self.message_loop = Some(message_loop.abort_handle());
+        let list = ice.iter().find_map(|s| s.username.clone());
+        self.sockets.push(list.unwrap_or_default());
+        NativeLink { link, message_loop }
+    }
+
+    fn ask(&mut self, room: &str) -> Pending<Answer> {
+        self.probes += 1;
+        let (relay, room) = (self.relay, room.to_string());
+        Box::pin(async move {
+            let (refusal, peers) = probe(relay, &room).await;
+            Answer { refusal, peers }
+        })
+    }
+
+    fn ice_servers(&mut self) -> Pending<Option<Vec<IceServer>>> {
+        self.ice_lists += 1;
+        // No server: loopback needs none. The username tells the lists apart.
+        let list = IceServer {
+            urls: Vec::new(),
+            username: Some(format!("list-{}", self.ice_lists)),
+            credential: None,
+        };
+        Box::pin(async move { Some(vec![list]) })
+    }
+
+    fn keep(&mut self, _room: &str, parts: &SaveParts) -> bool {
+        for (n, chunk) in &parts.chunks {
+            self.chunks.insert(*n, chunk.clone());
+        }
+        self.head = Some(parts.head.clone());
+        self.saves += 1;
+        true
+    }
+
+    fn forget(&mut self, _room: &str) {
+        self.head = None;
+        self.chunks.clear();
+    }
+}
+
+impl Tab {
+    /// The driver of a session whose seat the tab keeps at once, whole, as the page does when
+    /// it opens the room.
+    fn seat(&mut self, session: Session) -> Driver<PeerId> {
+        let mut driver = Driver::new(session);
+        let parts = driver.session().save_parts(SaveCursor::default());
+        if self.keep(&driver.session().invite().room_name(), &parts) {
+            driver.save_kept(parts.cursor);
+        }
+        driver
+    }
+
+    /// The seat kept in the storage.
+    pub fn stored(&self) -> Saved {
+        let head = self
+            .head
+            .as_deref()
+            .expect("the storage holds a saved seat");
+        let count = Saved::chunks_of(head).expect("a readable head");
+        let chunks: Vec<String> = (0..count).map(|n| self.chunks[&n].clone()).collect();
+        Saved::from_parts(head, &chunks).expect("the saved seat reads")
+    }
 }
 
 impl Player {
     /// A player for this session in a room of the relay at `relay`; times count from `start`.
+    /// Its seat is kept at once, as the page keeps it when it opens the room.
     pub fn new(session: Session, relay: SocketAddr, start: Instant) -> Player {
-        Player {
-            saved: session.save().to_text(),
-            room: session.invite().room_name(),
-            driver: Driver::new(session),
-            link: None,
-            message_loop: None,
-            why: None,
+        let mut tab = Tab {
             relay,
-            sockets_opened: 0,
             start,
+            head: None,
+            chunks: BTreeMap::new(),
+            saves: 0,
+            probes: 0,
+            ice_lists: 0,
+            sockets: Vec::new(),
+            message_loop: None,
+        };
+        let driver = tab.seat(session);
+        Player {
+            runtime: Runtime::new(tab, driver),
         }
     }
 
     /// The shared clock, in ms.
     pub fn now(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
+        self.runtime.env().now()
     }
 
-    /// Whether the socket's message loop ended (`None`: no socket).
-    pub fn loop_finished(&self) -> Option<bool> {
-        self.message_loop.as_ref().map(|l| l.is_finished())
+    /// The driver: the session and its connection.
+    pub fn driver(&self) -> &Driver<PeerId> {
+        self.runtime.machine()
     }
 
     /// The session.
     pub fn session(&self) -> &Session {
-        self.driver.session()
+        self.driver().session()
     }
 
-    /// The next thing the socket or the relay reports (pending forever when there is none).
-    pub async fn next_input(&mut self) -> Input<PeerId> {
-        let (has_link, has_why) = (self.link.is_some(), self.why.is_some());
-        let (link, why) = (self.link.as_mut(), self.why.as_mut());
-        tokio::select! {
-            e = async move { link.expect("guarded").next().await }, if has_link => match e {
-                LinkEvent::Peer(id, up) => Input::Peer(id, up),
-                LinkEvent::Packet(id, bytes) => Input::Packet(id, bytes),
-                LinkEvent::NoWebRtc(id) => Input::NoWebRtc(id),
-                LinkEvent::Closed => Input::Closed,
-            },
-            answer = async move { why.expect("guarded").await }, if has_why => {
-                Input::Why(answer.unwrap_or(Err(())))
-            }
-            else => std::future::pending().await,
-        }
+    /// The tab: its storage and what the runtime asked of it.
+    pub fn tab(&self) -> &Tab {
+        self.runtime.env()
     }
 
-    /// Feeds one input to the driver and carries out what it says.
-    pub fn feed(&mut self, input: Input<PeerId>) {
-        if input == Input::Closed {
-            self.link = None;
-        }
-        if matches!(input, Input::Why(_)) {
-            self.why = None;
-        }
-        let now = self.now();
-        let mut outputs = self.driver.input(input, now);
-        if self.link.as_mut().is_some_and(Link::newly_joined) {
-            outputs.extend(self.driver.input(Input::Joined, now));
-        }
-        self.carry(outputs);
+    /// Whether the socket's message loop ended (`None`: no socket yet).
+    pub fn loop_finished(&self) -> Option<bool> {
+        self.tab().message_loop.as_ref().map(|l| l.is_finished())
+    }
+
+    /// Waits for what comes first — the socket, the relay, the clock — and handles it.
+    pub async fn turn(&mut self) {
+        self.runtime
+            .turn(&mut futures::stream::pending::<client_net::Input<PeerId>>())
+            .await;
     }
 
     /// The player does something.
     pub fn act(&mut self, command: Command) -> Result<(), CommandError> {
-        let outputs = self.driver.act(command, self.now())?;
-        self.carry(outputs);
-        Ok(())
+        self.runtime.act(|driver, now| {
+            let outputs = driver.act(command, now)?;
+            Ok(driver.effects(outputs))
+        })
+    }
+
+    /// The player asks for a new socket (« Réessayer »).
+    pub fn retry(&mut self) {
+        self.runtime
+            .act(|driver, now| {
+                let outputs = driver.retry(now);
+                Ok::<_, ()>(driver.effects(outputs))
+            })
+            .expect("a retry is never refused");
     }
 
     /// The tab reloads: its socket is gone and the page comes back from the storage.
     pub fn reload(&mut self) {
-        self.drop_socket();
-        let saved = Saved::from_text(&self.saved).expect("the storage holds a saved seat");
-        self.driver = Driver::new(Session::restore(saved).expect("the saved seat restores"));
-    }
-
-    fn drop_socket(&mut self) {
-        self.link = None;
-        if let Some(l) = self.message_loop.take() {
-            l.abort();
-        }
-    }
-
-    fn carry(&mut self, outputs: Vec<Output<PeerId>>) {
-        for o in outputs {
-            match o {
-                Output::Send(peer, bytes) => {
-                    if let Some(l) = self.link.as_mut() {
-                        l.send(peer, bytes);
-                    }
-                }
-                Output::Save => self.saved = self.driver.session().save_text(),
-                Output::Event(_) => {}
-                Output::Connect => {
-                    self.drop_socket();
-                    let url = format!("ws://{}/ws/{}", self.relay, self.room);
-                    let (link, message_loop) = Link::connect(&url, &[]);
-                    self.link = Some(link);
-                    self.message_loop = Some(tokio::spawn(message_loop));
-                    self.sockets_opened += 1;
-                }
-                Output::Disconnect => self.drop_socket(),
-                Output::AskWhy => {
-                    let (relay, room) = (self.relay, self.room.clone());
-                    self.why = Some(tokio::spawn(async move { probe(relay, &room).await }));
-                }
-            }
-        }
+        let tab = self.runtime.env_mut();
+        let session = Session::restore(tab.stored()).expect("the saved seat restores");
+        let driver = tab.seat(session);
+        self.runtime.restart(driver);
     }
 }
 
-/// `GET /ws/<room>` over plain HTTP: what the relay refuses now, or `Err` if it does not answer.
-pub async fn probe(relay: SocketAddr, room: &str) -> Result<Option<Refusal>, ()> {
-    let reply = test_support::try_get(relay, &format!("/ws/{room}"), &[])
-        .await
-        .map_err(|_| ())?;
-    Ok(Refusal::from_answer(reply.status, &reply.text()))
+/// `GET /ws/<room>` over plain HTTP: what the relay refuses now (`Err` if it does not answer),
+/// and how many players are in the room when it says.
+pub async fn probe(relay: SocketAddr, room: &str) -> (Result<Option<Refusal>, ()>, Option<u32>) {
+    match test_support::try_get(relay, &format!("/ws/{room}"), &[]).await {
+        Ok(reply) => {
+            let body = reply.text();
+            (
+                Ok(Refusal::from_answer(reply.status, &body)),
+                client_net::peers_from_answer(reply.status, &body),
+            )
+        }
+        Err(_) => (Err(()), None),
+    }
 }

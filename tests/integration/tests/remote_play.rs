@@ -37,27 +37,14 @@ impl Game2 {
         g
     }
 
-    /// Waits for the next event of either side, or the next wake-up either asked for, and
-    /// feeds it: nothing polls.
+    /// Waits for what comes first on either side — its socket, the relay, its clock — and
+    /// handles it (each side runs the browser's very loop): nothing polls.
     async fn step(&mut self) {
-        let now = self.host.now();
-        let wake = [&self.host, &self.guest]
-            .iter()
-            .filter_map(|p| p.driver.next_wakeup())
-            .min()
-            .map_or(Duration::from_secs(1), |t| {
-                Duration::from_millis(t.saturating_sub(now))
-            });
         tokio::select! {
-            input = self.host.next_input() => self.host.feed(input),
-            input = self.guest.next_input() => self.guest.feed(input),
-            _ = tokio::time::sleep(wake) => {
-                for p in [&mut self.host, &mut self.guest] {
-                    if p.driver.next_wakeup().is_some_and(|t| t <= p.now()) {
-                        p.feed(client_net::Input::Wake);
-                    }
-                }
-            }
+            () = self.host.turn() => {}
+            () = self.guest.turn() => {}
+            // Nothing at all for a second: let `until` look at its deadline.
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
     }
 
@@ -68,10 +55,10 @@ impl Game2 {
             assert!(
                 Instant::now() < deadline,
                 "timed out waiting until {what}: relay {:?} / {:?}, peer {} / {}, presence {:?} / {:?}, loop ended {:?} / {:?}",
-                self.host.driver.relay(),
-                self.guest.driver.relay(),
-                self.host.driver.has_peer(),
-                self.guest.driver.has_peer(),
+                self.host.driver().relay(),
+                self.guest.driver().relay(),
+                self.host.driver().has_peer(),
+                self.guest.driver().has_peer(),
                 self.host.session().presence(),
                 self.guest.session().presence(),
                 self.host.loop_finished(),
@@ -249,14 +236,14 @@ async fn restarting_the_relay_loses_no_game_and_no_page_reloads() {
     let mut seed = 11;
     g.play(6, &mut seed).await;
     let before = g.host.session().room().clone();
-    let sockets = [g.host.sockets_opened, g.guest.sockets_opened];
+    let sockets = [g.host.tab().sockets.len(), g.guest.tab().sockets.len()];
     relay.stop().await;
     // The sockets' data channel may outlive the relay (matchbox keeps a socket with a connected
     // peer; established channels need no relay), or it may close with the relay's sockets: then
     // the players are told the relay is unreachable. Which one depends on timing.
     let down = |p: &Player| {
         matches!(
-            p.driver.relay(),
+            p.driver().relay(),
             RelayState::Down {
                 why: Down::Unreachable,
                 ..
@@ -269,12 +256,12 @@ async fn restarting_the_relay_loses_no_game_and_no_page_reloads() {
         |g| {
             (down(&g.host) && down(&g.guest))
                 || (since.elapsed() > Duration::from_secs(6)
-                    && g.host.driver.has_peer()
-                    && g.guest.driver.has_peer())
+                    && g.host.driver().has_peer()
+                    && g.guest.driver().has_peer())
         },
     )
     .await;
-    let kept = g.host.driver.has_peer();
+    let kept = g.host.driver().has_peer();
     if kept {
         // Play goes on over the channel while the relay is down.
         g.play(2, &mut seed).await;
@@ -289,7 +276,9 @@ async fn restarting_the_relay_loses_no_game_and_no_page_reloads() {
     })
     .await;
     if !kept {
-        assert!(g.host.sockets_opened > sockets[0] && g.guest.sockets_opened > sockets[1]);
+        assert!(
+            g.host.tab().sockets.len() > sockets[0] && g.guest.tab().sockets.len() > sockets[1]
+        );
         assert_eq!(g.host.session().room(), &before);
     }
     g.play(1000, &mut seed).await;
@@ -308,18 +297,89 @@ async fn a_third_peer_is_refused_and_the_game_goes_on() {
         0,
     );
     let mut third = Player::new(third, relay.addr, Instant::now());
-    third.feed(client_net::Input::Wake);
     let deadline = Instant::now() + Duration::from_secs(20);
-    while third.driver.refused() != Some(Refusal::RoomFull) {
+    while third.driver().refused() != Some(Refusal::RoomFull) {
         assert!(Instant::now() < deadline, "the third peer was not refused");
         tokio::select! {
-            input = third.next_input() => third.feed(input),
+            () = third.turn() => {}
             () = g.step() => {}
         }
     }
+    assert!(
+        third.tab().sockets.is_empty(),
+        "the relay said so before any socket"
+    );
     assert!(third.session().game().is_none(), "it never met the host");
     let mut seed = 13;
     g.play(4, &mut seed).await;
     assert!(g.synced());
+    relay.stop().await;
+}
+
+/// Whether the seat a player's tab keeps restores to the room it plays.
+fn stored_is_current(p: &Player) -> bool {
+    Session::restore(p.tab().stored()).unwrap().room() == p.session().room()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_runtime_asks_before_each_socket_gives_each_a_fresh_ice_list_and_keeps_moves() {
+    let relay = Relay::start().await;
+    let invite = Invite::new(GameKind::Meta, 100, [7; 16], HOST_SEED, [8; 16]);
+    let start = Instant::now();
+    let host = Session::host(invite.clone(), HOST_SEED, Config::default(), 0).unwrap();
+    let mut host = Player::new(host, relay.addr, start);
+    // Alone in the room: the link says when the relay admits the socket, without a peer.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while host.driver().relay() != RelayState::Joined {
+        assert!(Instant::now() < deadline, "the host never joined");
+        tokio::time::timeout(Duration::from_secs(1), host.turn())
+            .await
+            .ok();
+    }
+    assert!(!host.driver().has_peer());
+    let guest = Session::guest(invite, GUEST_SEED, Config::default(), 0);
+    let mut g = Game2 {
+        host,
+        guest: Player::new(guest, relay.addr, start),
+    };
+    g.until("both sides see the game", |g| {
+        g.synced() && g.guest.session().game().is_some()
+    })
+    .await;
+    for p in [&g.host, &g.guest] {
+        assert_eq!(
+            p.tab().sockets,
+            ["list-1"],
+            "one socket, after its ICE list"
+        );
+        assert_eq!(p.tab().probes, 1, "the relay asked before the socket");
+    }
+    // What a tab writes is kept before it is sent; what it receives, once shown.
+    let mut seed = 17;
+    for _ in 0..4 {
+        g.until("a side may move", |g| {
+            g.synced() && (g.host.session().my_turn() || g.guest.session().my_turn())
+        })
+        .await;
+        let side = g.mover().unwrap();
+        let step = random_step(side.session().game().unwrap(), &mut seed);
+        side.act(Command::Play(step)).unwrap();
+        assert!(stored_is_current(side), "the move was kept at once");
+        g.until("the move arrives and is kept", |g| {
+            g.synced() && stored_is_current(&g.host) && stored_is_current(&g.guest)
+        })
+        .await;
+    }
+    // A new socket (the player's « Réessayer »): asked about first, with a new ICE list.
+    g.guest.retry();
+    g.until("the guest is back", |g| {
+        g.guest.tab().sockets.len() == 2 && g.guest.driver().has_peer() && g.synced()
+    })
+    .await;
+    assert_eq!(g.guest.tab().sockets, ["list-1", "list-2"]);
+    assert_eq!(g.guest.tab().ice_lists, 2);
+    assert_eq!(g.guest.tab().probes, 2);
+    // The host's socket stays: nothing was asked of its tab.
+    assert_eq!(g.host.tab().sockets, ["list-1"]);
     relay.stop().await;
 }

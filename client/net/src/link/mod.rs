@@ -33,16 +33,19 @@ mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::{webrtc_available, Link, PeerId};
 
-/// What a socket reports.
+/// What a socket reports (`P`: how it names the peers it meets).
 #[derive(Debug, PartialEq, Eq)]
-pub enum LinkEvent {
+pub enum LinkEvent<P = PeerId> {
+    /// The relay admitted the socket to the room (it assigned it an id): said once, before any
+    /// peer.
+    Joined,
     /// The data channel to a peer opened (`true`) or closed (`false`).
-    Peer(PeerId, bool),
+    Peer(P, bool),
     /// Bytes from a peer.
-    Packet(PeerId, Vec<u8>),
+    Packet(P, Vec<u8>),
     /// A peer's browser cannot make WebRTC connections (turned off or missing there): it said
     /// so through the relay, and no data channel will open with it.
-    NoWebRtc(PeerId),
+    NoWebRtc(P),
     /// The socket is gone (refused by the relay, the relay gone, or its message loop ended):
     /// drop the link; a new one can be opened.
     Closed,

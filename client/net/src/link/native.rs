@@ -7,7 +7,9 @@ use futures_core::Stream;
 use matchbox_socket::{ChannelConfig, PeerState, RtcIceServerConfig, WebRtcChannel, WebRtcSocket};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
-use std::task::Poll;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Poll, Waker};
 
 pub use matchbox_socket::PeerId;
 
@@ -20,8 +22,35 @@ pub fn webrtc_available() -> bool {
 pub struct Link {
     socket: WebRtcSocket,
     channel: WebRtcChannel,
-    joined: bool,
+    /// Wakes [`Link::next`] until it has said [`LinkEvent::Joined`].
+    watch: Arc<JoinWatch>,
     closed: bool,
+}
+
+/// How the link learns that the relay admitted its socket. matchbox hands the id the relay
+/// assigned (`IdAssigned`) to the socket through a private channel that only
+/// `WebRtcSocket::id` reads — it takes no waker, and the socket's stream says nothing of it —
+/// and its default signaller cannot be wrapped (`NativeSignallerBuilder` is private). But only
+/// the message loop moves that id: the loop we hand out is wrapped so that each of its turns
+/// wakes the task waiting in [`Link::next`], which then looks at `id()`, until it has seen one.
+/// No timer, and no wake-up once joined.
+#[derive(Default)]
+struct JoinWatch {
+    joined: AtomicBool,
+    reader: Mutex<Option<Waker>>,
+}
+
+impl JoinWatch {
+    /// After a turn of the message loop: the id may have come.
+    fn turned(&self) {
+        if self.joined.load(Ordering::Acquire) {
+            return;
+        }
+        let reader = self.reader.lock().ok().and_then(|mut r| r.take());
+        if let Some(waker) = reader {
+            waker.wake();
+        }
+    }
 }
 
 impl Link {
@@ -50,23 +79,41 @@ impl Link {
             .add_channel(ChannelConfig::reliable())
             .build();
         let channel = socket.take_channel(0).expect("the socket has one channel");
+        let watch = Arc::new(JoinWatch::default());
+        let mut inner = message_loop;
+        let turns = watch.clone();
+        let message_loop = poll_fn(move |cx| {
+            let done = inner.as_mut().poll(cx);
+            turns.turned();
+            done
+        });
         (
             Link {
                 socket,
                 channel,
-                joined: false,
+                watch,
                 closed: false,
             },
             message_loop,
         )
     }
 
-    /// The next event: waits for a peer's channel to open or close, or for bytes. After
-    /// [`LinkEvent::Closed`] it says `Closed` again at once.
+    /// The next event: waits for the relay to admit the socket, for a peer's channel to open or
+    /// close, or for bytes. After [`LinkEvent::Closed`] it says `Closed` again at once.
     pub async fn next(&mut self) -> LinkEvent {
         poll_fn(|cx| {
             if self.closed {
                 return Poll::Ready(LinkEvent::Closed);
+            }
+            if !self.watch.joined.load(Ordering::Acquire) {
+                // The waker first: a turn of the loop in between wakes us again.
+                if let Ok(mut reader) = self.watch.reader.lock() {
+                    *reader = Some(cx.waker().clone());
+                }
+                if self.socket.id().is_some() {
+                    self.watch.joined.store(true, Ordering::Release);
+                    return Poll::Ready(LinkEvent::Joined);
+                }
             }
             // Peer states first: a peer's packets come after its channel opened.
             match Stream::poll_next(Pin::new(&mut self.socket), cx) {
@@ -91,17 +138,6 @@ impl Link {
             }
         })
         .await
-    }
-
-    /// True the first time it is called after the relay admitted the socket to the room (it
-    /// assigned an id). The relay says so without waking anyone: call it after each event and
-    /// wake-up.
-    pub fn newly_joined(&mut self) -> bool {
-        if self.joined || self.socket.id().is_none() {
-            return false;
-        }
-        self.joined = true;
-        true
     }
 
     /// Sends bytes to a peer; false when the channel is gone.

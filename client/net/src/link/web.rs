@@ -62,7 +62,6 @@ pub fn webrtc_available() -> bool {
 /// One connection to a room through the relay, and to the peers met there.
 pub struct Link {
     shared: Rc<Shared>,
-    joined: bool,
 }
 
 /// What the link and the browser's callbacks share.
@@ -85,8 +84,6 @@ struct State {
     reader: Option<Waker>,
     /// The task waiting for the message loop to end.
     loop_waiter: Option<Waker>,
-    /// The relay admitted the socket (`IdAssigned`).
-    admitted: bool,
     /// The relay's websocket is gone.
     relay_gone: bool,
     /// Everything is closed.
@@ -185,13 +182,7 @@ impl Link {
             }
             _ => Poll::Ready(Ok(())),
         });
-        (
-            Link {
-                shared,
-                joined: false,
-            },
-            message_loop,
-        )
+        (Link { shared }, message_loop)
     }
 
     /// The next event: waits for a peer's channel to open or close, or for bytes. After
@@ -209,17 +200,6 @@ impl Link {
             Poll::Pending
         })
         .await
-    }
-
-    /// True the first time it is called after the relay admitted the socket to the room (it
-    /// assigned an id). The relay says so without waking anyone: call it after each event and
-    /// wake-up.
-    pub fn newly_joined(&mut self) -> bool {
-        if self.joined || !self.shared.state.borrow().admitted {
-            return false;
-        }
-        self.joined = true;
-        true
     }
 
     /// Sends bytes to a peer; false when its channel is not open.
@@ -290,7 +270,7 @@ impl Shared {
 
     fn relay_said(&self, st: &mut State, event: Event) {
         match event {
-            Event::IdAssigned(_) => st.admitted = true,
+            Event::IdAssigned(_) => st.events.push_back(LinkEvent::Joined),
             Event::NewPeer(id) | Event::Signal(id, Signal::Offer(_)) if !self.webrtc => {
                 self.tell_no_webrtc(st, id)
             }

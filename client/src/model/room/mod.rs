@@ -24,6 +24,7 @@
 //! ```
 
 mod local;
+mod open;
 pub mod text;
 pub mod view;
 
@@ -32,10 +33,13 @@ pub use view::View;
 
 use super::speech::Speech;
 use crate::i18n::{t, Text};
-use client_net::{Driver, Input as Net, Output};
+pub use crate::model::seat::{Invite, OpenError, SaveParts, Saved};
+pub use client_net::Effect;
+pub use open::{read_invite, read_old_seat};
+
+use client_net::{Driver, Input as Net, Machine, Output};
 use engine::session::{
-    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, SaveCursor, SaveParts, Seat,
-    Session, Void,
+    Command, Event as SessionEvent, Presence, Refusal, RoomEvent, SaveCursor, Seat, Session, Void,
 };
 use local::Outcome;
 
@@ -48,22 +52,10 @@ pub enum Input<P> {
     Net(Net<P>),
 }
 
-/// What the page must do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect<P> {
-    /// Send bytes to this peer.
-    Send(P, Vec<u8>),
-    /// Keep this saved seat (the parts that changed: `Session::save_parts`) before sending what
-    /// follows; once kept, tell the room ([`RoomModel::save_kept`]).
-    Save(SaveParts),
-    /// Forget the saved seat: we left the room.
-    Forget,
-    /// Open a new socket to the room.
-    Connect,
-    /// Drop the current socket.
-    Disconnect,
-    /// Ask the relay why our socket closed, and report it.
-    AskWhy,
+impl<P> From<Net<P>> for Input<P> {
+    fn from(net: Net<P>) -> Input<P> {
+        Input::Net(net)
+    }
 }
 
 /// The transcript and the record, as the export panel offers them.
@@ -94,8 +86,6 @@ pub struct RoomModel<P> {
     presence: Presence,
     /// The browser refused to keep the seat at the last save (its storage full or blocked).
     unkept: bool,
-    /// What the last save the browser kept holds: the next save writes what came after.
-    saved: SaveCursor,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -117,7 +107,6 @@ impl<P: Copy + Eq> RoomModel<P> {
             copied: None,
             now: 0,
             unkept: false,
-            saved: SaveCursor::default(),
         }
     }
 
@@ -135,8 +124,13 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     /// The browser kept a save in parts: the next one writes only what came after it.
     pub fn save_kept(&mut self, cursor: SaveCursor) {
-        self.saved = cursor;
+        self.driver.save_kept(cursor);
         self.unkept = false;
+    }
+
+    /// The saved seat's parts that changed since the last save kept.
+    pub fn save_parts(&self) -> SaveParts {
+        self.driver.save_parts()
     }
 
     /// The session.
@@ -255,7 +249,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 Output::Send(p, bytes) => effects.push(Effect::Send(p, bytes)),
                 Output::Save => {
                     if !self.driver.left() {
-                        effects.push(Effect::Save(self.session().save_parts(self.saved)));
+                        effects.push(Effect::Save(self.driver.save_parts()));
                     }
                     if self.export.is_some() {
                         self.export = Some(self.exported());
@@ -270,63 +264,64 @@ impl<P: Copy + Eq> RoomModel<P> {
         effects
     }
 
+    /// What happened in the room: the notices, the words for the live region, the selection.
+    fn room_event(&mut self, ev: RoomEvent, me: Seat) {
+        if let Some(news) = text::our_proposal_news(&ev, me) {
+            self.notice = Some(news);
+        }
+        if let Some(news) = text::their_proposal_news(&ev, me) {
+            self.speech.say(news);
+        }
+        match ev {
+            // The opponent's move lands on the live game; a past position stays on
+            // screen, and the page says so.
+            RoomEvent::Played { seat, .. } if seat != me && !self.local.browse.is_live() => {
+                self.notice = Some(Text::of(t::played_while_browsing));
+            }
+            RoomEvent::Drawn { host } => {
+                let mine = if me == Seat::Host {
+                    host
+                } else {
+                    host.opponent()
+                };
+                let news = match mine {
+                    engine::Player::Blue => Text::of(t::drawn_blue),
+                    engine::Player::Red => Text::of(t::drawn_red),
+                };
+                self.speech.say(news.get());
+                self.notice = Some(news);
+            }
+            RoomEvent::NewGame { .. } => {
+                self.local.browse = Default::default();
+                if let Some(t) = self.driver.session().room().table() {
+                    self.speech.restart(t);
+                }
+            }
+            // An end the board does not show (resigned, agreed, claimed, left): the
+            // status line says it; an end on the board comes with its last move.
+            RoomEvent::Ended { .. }
+                if self.session().game().is_some_and(|g| g.outcome().is_none()) =>
+            {
+                self.speech.say(text::status(self.session()));
+            }
+            _ => {}
+        }
+        // The position changed: a selection made on the old one means nothing now.
+        if matches!(
+            ev,
+            RoomEvent::Played { .. }
+                | RoomEvent::Accepted { .. }
+                | RoomEvent::Settings { .. }
+                | RoomEvent::Ended { .. }
+        ) {
+            self.local.selected = None;
+        }
+    }
+
     fn event(&mut self, e: SessionEvent) {
         let me = self.session().seat();
         match e {
-            SessionEvent::Room(ev) => {
-                if let Some(news) = text::our_proposal_news(&ev, me) {
-                    self.notice = Some(news);
-                }
-                if let Some(news) = text::their_proposal_news(&ev, me) {
-                    self.speech.say(news);
-                }
-                match ev {
-                    // The opponent's move lands on the live game; a past position stays on
-                    // screen, and the page says so.
-                    RoomEvent::Played { seat, .. }
-                        if seat != me && !self.local.browse.is_live() =>
-                    {
-                        self.notice = Some(Text::of(t::played_while_browsing));
-                    }
-                    RoomEvent::Drawn { host } => {
-                        let mine = if me == Seat::Host {
-                            host
-                        } else {
-                            host.opponent()
-                        };
-                        let news = match mine {
-                            engine::Player::Blue => Text::of(t::drawn_blue),
-                            engine::Player::Red => Text::of(t::drawn_red),
-                        };
-                        self.speech.say(news.get());
-                        self.notice = Some(news);
-                    }
-                    RoomEvent::NewGame { .. } => {
-                        self.local.browse = Default::default();
-                        if let Some(t) = self.driver.session().room().table() {
-                            self.speech.restart(t);
-                        }
-                    }
-                    // An end the board does not show (resigned, agreed, claimed, left): the
-                    // status line says it; an end on the board comes with its last move.
-                    RoomEvent::Ended { .. }
-                        if self.session().game().is_some_and(|g| g.outcome().is_none()) =>
-                    {
-                        self.speech.say(text::status(self.session()));
-                    }
-                    _ => {}
-                }
-                // The position changed: a selection made on the old one means nothing now.
-                if matches!(
-                    ev,
-                    RoomEvent::Played { .. }
-                        | RoomEvent::Accepted { .. }
-                        | RoomEvent::Settings { .. }
-                        | RoomEvent::Ended { .. }
-                ) {
-                    self.local.selected = None;
-                }
-            }
+            SessionEvent::Room(ev) => self.room_event(ev, me),
             // Another key holds our seat: the page says we ask for the one that is away. An
             // entry ahead of a gap is kept aside until the gap fills: not a fault. A fork has
             // its own status line.
@@ -403,6 +398,34 @@ impl<P: Copy + Eq> RoomModel<P> {
             )
         });
         format!("{headers}{}\n", room.record())
+    }
+}
+
+impl<P: Copy + Eq> Machine for RoomModel<P> {
+    type Peer = P;
+    type Input = Input<P>;
+
+    fn update(&mut self, input: Input<P>, now: u64) -> Vec<Effect<P>> {
+        RoomModel::update(self, input, now)
+    }
+
+    fn next_wakeup(&self, now: u64) -> Option<u64> {
+        RoomModel::next_wakeup(self, now)
+    }
+
+    fn room(&self) -> String {
+        self.session().invite().room_name()
+    }
+
+    fn has_peer(&self) -> bool {
+        RoomModel::has_peer(self)
+    }
+
+    fn kept(&mut self, cursor: Option<SaveCursor>) {
+        match cursor {
+            Some(cursor) => self.save_kept(cursor),
+            None => self.seat_kept(false),
+        }
     }
 }
 

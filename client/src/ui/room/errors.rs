@@ -4,9 +4,8 @@
 use super::super::common::game_name;
 use super::super::seats;
 use super::super::{navigate_with_fragment, words, Route};
-use super::open::old_storage_key;
 use super::parts::lobby_link;
-use super::web;
+use super::web::{self, old_storage_key};
 use crate::i18n::t;
 use engine::GameKind;
 use yew::prelude::*;

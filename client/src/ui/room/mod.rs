@@ -1,11 +1,14 @@
 //! `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room. The page reads the invitation and
-//! this tab's saved seat, builds the [`RoomModel`], starts its event loop ([`runner`]) and renders
-//! the model's [`View`]; every click goes to the loop as an event.
+//! this tab's saved seat, has the model open the room ([`RoomModel::open`]), starts its event
+//! loop (`client_net::Runtime`, in the browser's environment: [`env`]) and renders the model's
+//! [`View`]; every click goes to the loop as an event.
+//!
+//! [`RoomModel::open`]: crate::model::room::RoomModel::open
 
+mod env;
 mod errors;
 mod open;
 mod parts;
-mod runner;
 mod tab;
 mod web;
 

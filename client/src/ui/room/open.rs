@@ -1,27 +1,17 @@
 //! Opening a room: the invitation from the URL fragment, the seat this browser keeps in that
-//! room (in `localStorage`, per room), the model, and its event loop.
+//! room (in `localStorage`, per room), the model that opens it, and its event loop.
 
 use super::super::browser;
 use super::super::seats::{self, keep_seat, seat_key};
+use super::env::{Render, Tab};
 use super::errors::RoomError;
-use super::runner::Runner;
-use super::web;
-use crate::model::room::{Input, RoomModel};
-use client_net::PeerId;
-use engine::session::{Config, Invite, InviteError, SaveCursor, Saved, Session};
+use super::web::{self, old_storage_key};
+use crate::model::room::{read_invite, read_old_seat, Input, Invite, OpenError, RoomModel};
+use client_net::{PeerId, Runtime};
 use engine::GameKind;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-
-/// Where a tab kept its seat before seats were kept per room (this tab's storage, one seat per
-/// game): still read once, so a tab open across the update keeps its seat.
-pub fn old_storage_key(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Morris => "moulin-online-seat-v1",
-        GameKind::Meta => "meta-morpion-online-seat-v1",
-    }
-}
 
 /// A room ready to run: the model, the way in for events, and the figure of the first meeting.
 pub(super) struct Room {
@@ -31,52 +21,39 @@ pub(super) struct Room {
     /// The loop's half, taken when the page starts it.
     pub(super) runner: RefCell<Option<UnboundedReceiver<Input<PeerId>>>>,
     /// Draws the page again (set once the page shows the room).
-    pub(super) render: RefCell<Option<Rc<dyn Fn()>>>,
+    pub(super) render: Render,
 }
 
 /// Reads the invitation in the URL.
-pub(super) fn read_invite(kind: GameKind) -> Result<Invite, RoomError> {
-    let fragment = browser::location_hash();
-    let invite = Invite::from_fragment(&fragment).map_err(|e| match e {
-        InviteError::BadRules => RoomError::BadRules,
-        _ => RoomError::Malformed,
-    })?;
-    let other = invite.rules.kind();
-    if other != kind {
-        let fragment = fragment.trim_start_matches('#').to_string();
-        return Err(RoomError::OtherGame(other, fragment));
-    }
-    Ok(invite)
+pub(super) fn invite_in_url(kind: GameKind) -> Result<Invite, RoomError> {
+    read_invite(&browser::location_hash(), kind).map_err(|e| RoomError::from_open(e, ""))
 }
 
 /// Reads the seat this browser keeps in the room (or the one this tab kept before), else makes
-/// a new guest, and builds the session. Only the tab that holds the room's lock does this.
+/// a new guest, and opens the room. Only the tab that holds the room's lock does this.
 pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomError> {
     let room = invite.room_name();
     let key = seat_key(kind, &room);
-    let old = web::stored(old_storage_key(kind))
-        .and_then(|t| Saved::from_text(&t).ok())
-        .filter(|s| s.invite.room == invite.room);
+    let bad = |e| RoomError::from_open(e, &key);
+    let old = web::stored(old_storage_key(kind)).and_then(|t| read_old_seat(&t, &invite));
     let saved = match (seats::stored_seat(&key), old) {
-        (Some(saved), _) => Some(saved.map_err(|_| RoomError::BadSave(key.clone()))?),
+        (Some(saved), _) => Some(saved.map_err(bad)?),
         (None, old) => old,
     };
-    let session = match saved {
-        Some(saved) => Session::restore(saved).map_err(|_| RoomError::BadSave(key.clone()))?,
-        None => {
-            let seed = browser::random::<32>().ok_or(RoomError::NoRandom)?;
-            Session::guest(invite, seed, Config::default(), browser::now_ms())
-        }
+    // Random bytes only for a new seat: a browser without them still opens the seat it keeps.
+    let seed = if saved.is_none() {
+        browser::random::<32>()
+    } else {
+        None
     };
-    let parts = session.save_parts(SaveCursor::default());
+    let mut model = RoomModel::open(invite, saved, seed, browser::now_ms()).map_err(bad)?;
+    let parts = model.save_parts();
     let kept = keep_seat(kind, &room, &parts);
     if kept {
         web::forget(old_storage_key(kind));
-    }
-    let mut model = RoomModel::new(session);
-    model.seat_kept(kept);
-    if kept {
         model.save_kept(parts.cursor);
+    } else {
+        model.seat_kept(false);
     }
     model.set_webrtc(client_net::webrtc_available());
     let (inbox, receiver) = unbounded();
@@ -85,7 +62,7 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
         inbox,
         first_peer: Rc::new(Cell::new(None)),
         runner: RefCell::new(Some(receiver)),
-        render: RefCell::new(None),
+        render: Rc::default(),
     })
 }
 
@@ -94,22 +71,24 @@ pub(super) fn start(room: &Rc<Room>, kind: GameKind) {
     let Some(receiver) = room.runner.borrow_mut().take() else {
         return;
     };
-    let page = room.clone();
-    let runner = Runner {
-        model: room.model.clone(),
-        inbox: receiver,
-        outbox: room.inbox.clone(),
-        // Until the page has drawn the room, there is nothing to draw again.
-        render: Rc::new(move || {
-            let render = page.render.borrow().clone();
-            if let Some(f) = render {
-                f();
-            }
-        }),
+    let tab = Tab {
         kind,
+        render: room.render.clone(),
         first_peer: room.first_peer.clone(),
-        later: Rc::default(),
-        ice: Rc::default(),
     };
-    wasm_bindgen_futures::spawn_local(runner.run());
+    let runtime = Runtime::new(tab, room.model.clone());
+    wasm_bindgen_futures::spawn_local(runtime.run(receiver));
+}
+
+impl RoomError {
+    /// Why the model could not open the room (`key`: where the storage keeps its seat).
+    fn from_open(e: OpenError, key: &str) -> RoomError {
+        match e {
+            OpenError::BadRules => RoomError::BadRules,
+            OpenError::OtherGame(kind, fragment) => RoomError::OtherGame(kind, fragment),
+            OpenError::BadSave => RoomError::BadSave(key.to_string()),
+            OpenError::NoRandom => RoomError::NoRandom,
+            OpenError::Malformed | OpenError::CannotCreate => RoomError::Malformed,
+        }
+    }
 }

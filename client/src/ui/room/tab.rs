@@ -3,12 +3,12 @@
 
 use super::super::{browser, use_lang, words, Route};
 use super::errors::{room_error, RoomError};
-use super::open::{open_room, read_invite, start, Room};
+use super::open::{invite_in_url, open_room, start, Room};
 use super::parts::lobby_link;
 use super::web;
 use super::{RoomBody, Shared};
 use crate::i18n::t;
-use engine::session::Invite;
+use crate::model::room::Invite;
 use engine::GameKind;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -116,7 +116,7 @@ const TAKE_OVER_MS: u64 = 300;
 pub fn RoomPage(props: &RoomProps) -> Html {
     use_lang();
     let kind = props.kind;
-    let invite = use_memo((), move |_| read_invite(kind));
+    let invite = use_memo((), move |_| invite_in_url(kind));
     let guard = use_memo((), |_| Rc::new(Guard::default()));
     let phase = use_state(|| Phase::Asking);
     {

@@ -3,6 +3,7 @@
 //! (`fetch`). They live apart from `ui::browser` so the other pages' bundle leaves them out.
 
 use crate::ui::browser::{ask_room, fetch, json_field, room_answer};
+use engine::GameKind;
 use relay_api::{IceServer, IceServers, Refusal};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -14,6 +15,15 @@ fn session_storage() -> Option<web_sys::Storage> {
 /// The text stored under a key in this tab's storage.
 pub fn stored(key: &str) -> Option<String> {
     session_storage()?.get_item(key).ok()?
+}
+
+/// Where a tab kept its seat before seats were kept per room (this tab's storage, one seat per
+/// game): still read once, so a tab open across the update keeps its seat.
+pub fn old_storage_key(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Morris => "moulin-online-seat-v1",
+        GameKind::Meta => "meta-morpion-online-seat-v1",
+    }
 }
 
 /// Forgets a key of this tab's storage.

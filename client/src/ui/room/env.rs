@@ -1,0 +1,82 @@
+//! The room's event loop in the browser is `client_net`'s [`Runtime`] (the native integration
+//! tests run the very same one): this is what it needs from the browser — the clock and its
+//! timers (`setTimeout`), the seat kept in `localStorage`, sockets on the browser's own
+//! `WebSocket` and `RTCPeerConnection`, the relay's HTTP answers (`fetch`) — and the page's
+//! render after each input. Nothing polls: between events the page sleeps.
+//!
+//! [`Runtime`]: client_net::Runtime
+
+use super::super::browser;
+use super::super::seats;
+use super::web;
+use crate::model::room::SaveParts;
+use client_net::{Answer, Env, IceServer, Link, Pending};
+use engine::GameKind;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen_futures::spawn_local;
+
+/// How the page draws again, once it shows the room (shared with the page, which sets it).
+pub type Render = Rc<RefCell<Option<Rc<dyn Fn()>>>>;
+
+/// The browser tab a room runs in.
+pub struct Tab {
+    /// The game (the seat is kept under the room's key of its family).
+    pub kind: GameKind,
+    /// Draws the page again (set once the page shows the room).
+    pub render: Render,
+    /// When the page first had its peer (`performance.now()`), for the test suite's figures.
+    pub first_peer: Rc<Cell<Option<u64>>>,
+}
+
+impl Env for Tab {
+    type Link = Link;
+
+    fn now(&self) -> u64 {
+        browser::now_ms()
+    }
+
+    fn sleep(&self, ms: u64) -> Pending<()> {
+        Box::pin(browser::sleep(ms))
+    }
+
+    /// A new socket to the room, its message loop running.
+    fn open(&mut self, room: &str, ice: &[IceServer]) -> Link {
+        let (link, message_loop) = Link::connect(&web::ws_url(room), ice);
+        spawn_local(async move {
+            let _ = message_loop.await;
+        });
+        link
+    }
+
+    fn ask(&mut self, room: &str) -> Pending<Answer> {
+        let room = room.to_string();
+        Box::pin(async move {
+            let (refusal, peers) = web::probe_room(&room).await;
+            Answer { refusal, peers }
+        })
+    }
+
+    fn ice_servers(&mut self) -> Pending<Option<Vec<IceServer>>> {
+        Box::pin(web::ice_servers())
+    }
+
+    fn keep(&mut self, room: &str, parts: &SaveParts) -> bool {
+        seats::keep_seat(self.kind, room, parts)
+    }
+
+    fn forget(&mut self, room: &str) {
+        seats::forget_lasting(&seats::seat_key(self.kind, room));
+    }
+
+    fn stepped(&mut self, has_peer: bool) {
+        if self.first_peer.get().is_none() && has_peer {
+            self.first_peer.set(Some(browser::performance_now() as u64));
+        }
+        // Until the page has drawn the room, there is nothing to draw again.
+        let render = self.render.borrow().clone();
+        if let Some(f) = render {
+            f();
+        }
+    }
+}
