@@ -3,9 +3,6 @@
 //! own (storage, locks, WebRTC connections, the relay) are in `ui/room/web.rs`.
 
 use relay_api::RoomAnswer;
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -115,7 +112,9 @@ pub fn seed() -> u64 {
     random::<8>().map_or(0, u64::from_le_bytes)
 }
 
-/// Runs `f` in a task of its own, after the page has shown what the current one changed.
+/// Runs `f` in a task of its own, after the page has shown what the current one changed. Not
+/// gloo's `Timeout::forget`, which would keep each callback's JavaScript function for good: this
+/// one is freed once called.
 pub fn soon(f: impl FnOnce() + 'static) {
     let f = wasm_bindgen::closure::Closure::once_into_js(f);
     if let Some(w) = web_sys::window() {
@@ -198,47 +197,8 @@ pub fn data_url(text: &str) -> String {
     )
 }
 
-/// A future that resolves after `ms` milliseconds; dropping it cancels the browser's timer.
-pub struct Sleep {
-    done: JsFuture,
-    handle: Option<i32>,
-}
-
-/// Sleeps `ms` milliseconds.
-pub fn sleep(ms: u64) -> Sleep {
-    let mut handle = None;
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        handle = web_sys::window().and_then(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                &resolve,
-                ms.min(i32::MAX as u64) as i32,
-            )
-            .ok()
-        });
-    });
-    Sleep {
-        done: JsFuture::from(promise),
-        handle,
-    }
-}
-
-impl Future for Sleep {
-    type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        match Pin::new(&mut self.done).poll(cx) {
-            Poll::Ready(_) => {
-                self.handle = None;
-                Poll::Ready(())
-            }
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-impl Drop for Sleep {
-    fn drop(&mut self) {
-        if let (Some(h), Some(w)) = (self.handle, web_sys::window()) {
-            w.clear_timeout_with_handle(h);
-        }
-    }
+/// Sleeps `ms` milliseconds (at most 2³¹ − 1, the browser's limit); dropping the future cancels
+/// the browser's timer.
+pub fn sleep(ms: u64) -> gloo_timers::future::TimeoutFuture {
+    gloo_timers::future::TimeoutFuture::new(ms.min(i32::MAX as u64) as u32)
 }
