@@ -104,14 +104,39 @@ pub fn use_drag(
     selected: Option<Point>,
     activate: Callback<Point>,
 ) -> DragHandles {
-    let drag = use_state_eq(|| None::<Drag>);
-    let press = use_mut_ref(|| None::<Press>);
-    let dropped = use_mut_ref(|| None);
-    // The pointer as a fraction of the board's width and height. (Not the event's current target: Yew listens at the
-    // app's root.)
-    let svg = board.clone();
-    let local = move |e: &PointerEvent| -> Option<(f64, f64)> {
-        let svg: web_sys::Element = svg.cast()?;
+    let dragging = Dragging {
+        board,
+        drag: use_state_eq(|| None::<Drag>),
+        press: use_mut_ref(|| None::<Press>),
+        dropped: use_mut_ref(|| None),
+    };
+    let (up, cancel) = dragging.on_release(nearest, legal, activate.clone());
+    DragHandles {
+        drag: *dragging.drag,
+        down: dragging.on_press(nearest, movable),
+        moved: dragging.on_move(selected, activate),
+        up,
+        cancel,
+        dropped: dragging.dropped,
+    }
+}
+
+/// [`use_drag`]'s state, which its pointer handlers share.
+#[derive(Clone)]
+struct Dragging {
+    board: NodeRef,
+    /// The drag under way, drawn.
+    drag: UseStateHandle<Option<Drag>>,
+    /// The press under way, drawn only once it is a drag.
+    press: Rc<RefCell<Option<Press>>>,
+    dropped: Rc<RefCell<Option<(Point, Point)>>>,
+}
+
+impl Dragging {
+    /// The pointer as a fraction of the board's width and height. (Not the event's current
+    /// target: Yew listens at the app's root.)
+    fn local(&self, e: &PointerEvent) -> Option<(f64, f64)> {
+        let svg: web_sys::Element = self.board.cast()?;
         let r = svg.get_bounding_client_rect();
         (r.width() > 0.0).then(|| {
             (
@@ -119,14 +144,20 @@ pub fn use_drag(
                 (f64::from(e.client_y()) - r.top()) / r.height(),
             )
         })
-    };
-    let down = {
-        let (press, local, dropped) = (press.clone(), local.clone(), dropped.clone());
+    }
+
+    /// A press: on a piece that may move, with the main button, it may become a drag.
+    fn on_press(
+        &self,
+        nearest: fn((f64, f64)) -> Option<Point>,
+        movable: Rc<dyn Fn(Point) -> bool>,
+    ) -> Callback<PointerEvent> {
+        let this = self.clone();
         Callback::from(move |e: PointerEvent| {
             // A new press: the last drop is history.
-            *dropped.borrow_mut() = None;
-            let from = local(&e).and_then(nearest);
-            *press.borrow_mut() = from
+            *this.dropped.borrow_mut() = None;
+            let from = this.local(&e).and_then(nearest);
+            *this.press.borrow_mut() = from
                 .filter(|&p| e.is_primary() && e.button() == 0 && movable(p))
                 .map(|from| Press {
                     from,
@@ -135,12 +166,18 @@ pub fn use_drag(
                     dragging: false,
                 });
         })
-    };
-    let moved = {
-        let (press, drag, activate) = (press.clone(), drag.clone(), activate.clone());
-        let (board, local) = (board.clone(), local.clone());
+    }
+
+    /// The pointer moves: past [`DRAG_SLOP`] the press becomes a drag, which selects its piece,
+    /// and the lifted piece follows the pointer.
+    fn on_move(
+        &self,
+        selected: Option<Point>,
+        activate: Callback<Point>,
+    ) -> Callback<PointerEvent> {
+        let this = self.clone();
         Callback::from(move |e: PointerEvent| {
-            let mut p = press.borrow_mut();
+            let mut p = this.press.borrow_mut();
             let Some(pr) = p.as_mut().filter(|pr| pr.id == e.pointer_id()) else {
                 return;
             };
@@ -150,11 +187,7 @@ pub fn use_drag(
                     return;
                 }
                 pr.dragging = true;
-                // The pointer stays with the board, and the click after the drop goes to the
-                // board rather than to a point.
-                if let Some(svg) = board.cast::<web_sys::Element>() {
-                    let _ = svg.set_pointer_capture(e.pointer_id());
-                }
+                this.capture(&e);
                 if selected != Some(pr.from) {
                     activate.emit(pr.from);
                 }
@@ -162,40 +195,48 @@ pub fn use_drag(
             e.prevent_default();
             let from = pr.from;
             drop(p);
-            if let Some(at) = local(&e) {
-                drag.set(Some(Drag { from, at }));
+            if let Some(at) = this.local(&e) {
+                this.drag.set(Some(Drag { from, at }));
             }
         })
-    };
-    let end = {
-        let (press, drag, dropped) = (press.clone(), drag.clone(), dropped.clone());
-        move |e: PointerEvent, drop_here: bool| {
-            let Some(pr) = press.borrow_mut().take() else {
+    }
+
+    /// The pointer stays with the board, and the click after the drop goes to the board rather
+    /// than to a point.
+    fn capture(&self, e: &PointerEvent) {
+        if let Some(svg) = self.board.cast::<web_sys::Element>() {
+            let _ = svg.set_pointer_capture(e.pointer_id());
+        }
+    }
+
+    /// The handlers that end a press, (up, cancel): a drag released on a legal point plays
+    /// there; anywhere else, or cancelled, the piece goes back.
+    fn on_release(
+        &self,
+        nearest: fn((f64, f64)) -> Option<Point>,
+        legal: Rc<dyn Fn(Point, Point) -> bool>,
+        activate: Callback<Point>,
+    ) -> (Callback<PointerEvent>, Callback<PointerEvent>) {
+        let this = self.clone();
+        let end = move |e: PointerEvent, drop_here: bool| {
+            let Some(pr) = this.press.borrow_mut().take() else {
                 return;
             };
             if !pr.dragging {
                 return;
             }
-            drag.set(None);
-            let to = local(&e).and_then(nearest);
+            this.drag.set(None);
+            let to = this.local(&e).and_then(nearest);
             if let Some(to) = to.filter(|&to| drop_here && to != pr.from && legal(pr.from, to)) {
-                *dropped.borrow_mut() = Some((pr.from, to));
+                *this.dropped.borrow_mut() = Some((pr.from, to));
                 activate.emit(to);
             }
-        }
-    };
-    let up = {
-        let end = end.clone();
-        Callback::from(move |e| end(e, true))
-    };
-    let cancel = Callback::from(move |e| end(e, false));
-    DragHandles {
-        drag: *drag,
-        down,
-        moved,
-        up,
-        cancel,
-        dropped,
+        };
+        let up = {
+            let end = end.clone();
+            Callback::from(move |e| end(e, true))
+        };
+        (up, Callback::from(move |e| end(e, false)))
     }
 }
 
