@@ -136,15 +136,10 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     let change = use_motion(g, motion::morris, |m| m.sound());
     let change = change.filter(|_| !moving::reduced());
     let act = props.input && !props.busy && !props.frozen;
-    let legal: Points = if !act {
-        Points::EMPTY
-    } else if g.phase() == Phase::Capture {
-        capturable
+    let legal = if act {
+        legal_points(g, destinations, capturable)
     } else {
-        (g.placements().iter())
-            .chain(g.movable().iter())
-            .chain(destinations.iter())
-            .collect()
+        Points::EMPTY
     };
     let drag = {
         let (ga, gb) = (g.clone(), g.clone());
@@ -163,36 +158,17 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
     };
     let carried = *drag.dropped.borrow();
     let mill = g.last_mill();
-    let mill_lines = g
-        .geometry()
-        .mills()
-        .filter(|m| m.iter().all(|&p| mill.contains(p)))
-        .map(|[a, _, c]| {
-            let ((x1, y1), (x2, y2)) = (xy(a), xy(c));
-            let owner = g.piece_at(a).map(colour);
-            html! { <line class={classes!("mill-line", owner)} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
-        });
-    let ghost = drag.drag.and_then(|d| {
-        let pl = g.piece_at(d.from)?;
-        let (x, y) = drawing(props.coords, d.at);
-        let (x, y) = (x as i32, y as i32);
-        Some(html! { <g class={classes!("drag-ghost", colour(pl))} aria-hidden="true">{ piece(pl, x, y) }</g> })
-    });
-    // The lines of the game's board: with the four diagonals when its rules play them.
+    let ghost = drag.drag.and_then(|d| drag_ghost(g, d, props.coords));
     let geometry = g.geometry();
-    let lines = geometry.links().map(|(a, b)| {
-        let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
-        html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
-    });
     let points = Point::all().map(|p| {
         html! {
             <MorrisPoint point={p} piece={g.piece_at(p)} selected={props.selected == Some(p)}
                 destination={destinations.contains(p)} capturable={capturable.contains(p)}
                 last_to={last.is_some_and(|t| t.to == p)} last_from={last.is_some_and(|t| t.from == Some(p))}
                 taken={last.is_some_and(|t| t.capture == Some(p))} focused={props.focus == p}
-                hint={hint.map_or(0, |t| u8::from(t.from == Some(p)) | u8::from(t.to == p) << 1 | u8::from(t.capture == Some(p)) << 2)}
+                hint={hint.map_or(0, |t| hint_marks(t, p))}
                 legal={legal.contains(p)} mill={mill.contains(p)} lifted={drag.drag.is_some_and(|d| d.from == p)}
-                motion={change.and_then(|m| PointMotion::of(&m, p, xy, carried.is_some_and(|(f, t)| m.step.and_then(|s| s.from()) == Some(f) && t == p)))}
+                motion={change.and_then(|m| PointMotion::of(&m, p, xy, carried_to(&m, carried, p)))}
                 on_activate={props.on_activate.clone()} />
         }
     });
@@ -211,12 +187,69 @@ pub fn MorrisBoard(props: &MorrisBoardProps) -> Html {
             onpointerup={drag.up} onpointercancel={drag.cancel}>
             <rect class="board-bg" x="8" y="8" width="684" height="684" rx="24" />
             if props.coords { { coordinates(7, |i| 50 + 100 * i32::from(i), -20, 721) } }
-            { for lines }
-            { for mill_lines }
+            { for board_lines(g) }
+            { for mill_lines(g, mill) }
             { for points }
             { for ghost }
         </svg>
     }
+}
+
+/// Where a click or a drop does something when the player may act: the capturable pieces
+/// while a mill is to be paid for, else the points to place on, the pieces that can move and
+/// the selected piece's destinations.
+fn legal_points(g: &Morris, destinations: Points, capturable: Points) -> Points {
+    if g.phase() == Phase::Capture {
+        capturable
+    } else {
+        (g.placements().iter())
+            .chain(g.movable().iter())
+            .chain(destinations.iter())
+            .collect()
+    }
+}
+
+/// The lines of the game's board: with the four diagonals when its rules play them.
+fn board_lines(g: &Morris) -> impl Iterator<Item = Html> {
+    g.geometry().links().map(|(a, b)| {
+        let ((x1, y1), (x2, y2)) = (xy(a), xy(b));
+        html! { <line class="link" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+    })
+}
+
+/// The mill the last step closed (`mill`, its points), drawn over its line in its owner's
+/// colour.
+fn mill_lines(g: &Morris, mill: Points) -> impl Iterator<Item = Html> + '_ {
+    g.geometry()
+        .mills()
+        .filter(move |m| m.iter().all(|&p| mill.contains(p)))
+        .map(|[a, _, c]| {
+            let ((x1, y1), (x2, y2)) = (xy(a), xy(c));
+            let owner = g.piece_at(a).map(colour);
+            html! { <line class={classes!("mill-line", owner)} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+        })
+}
+
+/// The piece being dragged, under the pointer (`coords`: the board is drawn with its margin).
+fn drag_ghost(g: &Morris, d: moving::Drag, coords: bool) -> Option<Html> {
+    let pl = g.piece_at(d.from)?;
+    let (x, y) = drawing(coords, d.at);
+    let (x, y) = (x as i32, y as i32);
+    Some(
+        html! { <g class={classes!("drag-ghost", colour(pl))} aria-hidden="true">{ piece(pl, x, y) }</g> },
+    )
+}
+
+/// What the hint `t` marks on `p`, as [`MorrisPoint`]'s `hint` bits: its origin (1), its
+/// destination (2), its capture (4).
+fn hint_marks(t: Turn, p: Point) -> u8 {
+    u8::from(t.from == Some(p)) | u8::from(t.to == p) << 1 | u8::from(t.capture == Some(p)) << 2
+}
+
+/// True when the move `m` shows ended on `p` with a piece the player carried there (the last
+/// drop, `carried`): it does not slide.
+fn carried_to(m: &motion::MorrisMotion, carried: Option<(Point, Point)>, p: Point) -> bool {
+    carried.is_some_and(|(f, t)| m.step.and_then(|s| s.from()) == Some(f) && t == p)
 }
 
 #[derive(Properties, PartialEq)]
