@@ -37,6 +37,7 @@
 
 mod driver;
 mod link;
+pub mod pairing;
 mod runtime;
 
 pub use driver::{
