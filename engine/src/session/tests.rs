@@ -23,7 +23,7 @@ pub(super) fn legal_step(g: &AnyGame, pick: usize) -> Step {
     steps[pick % steps.len()]
 }
 
-fn play_some(p: &mut Loopback, steps: usize) {
+pub(super) fn play_some(p: &mut Loopback, steps: usize) {
     for i in 0..steps {
         let g = p.host().game().unwrap().clone();
         if g.outcome().is_some() {
@@ -492,7 +492,7 @@ fn host_copy(p: &Loopback, now: u64) -> Session {
 
 /// A copy of the host's tab (same keys, restored from its save) plays a move while the host
 /// plays another: the guest receives both.
-fn copied_host_tab_writes() -> Loopback {
+pub(super) fn copied_host_tab_writes() -> Loopback {
     let mut p = Loopback::new(GameKind::Meta, 0);
     play_some(&mut p, 2);
     let mut copy = host_copy(&p, 5);

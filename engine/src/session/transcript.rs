@@ -272,11 +272,22 @@ pub fn export(invite: &Invite, entries: &[Entry]) -> String {
 
 /// Writes a transcript whose entries are already in hexadecimal, one per line.
 pub(super) fn export_lines<'a>(invite: &Invite, lines: impl Iterator<Item = &'a str>) -> String {
+    let host = invite.host_key.unwrap_or([0; 32]);
+    export_room(invite.room, &host, invite.rules.kind(), lines)
+}
+
+/// [`export_lines`] from the header's three facts: the room, the host's key, the game.
+pub(super) fn export_room<'a>(
+    room: wire::RoomId,
+    host: &[u8; 32],
+    game: crate::GameKind,
+    lines: impl Iterator<Item = &'a str>,
+) -> String {
     let mut s = format!(
         "{MAGIC}\nroom {}\nhost {}\ngame {}\n",
-        wire::hex(&invite.room.0),
-        wire::hex(&invite.host_key.unwrap_or([0; 32])),
-        invite.rules.kind().as_str()
+        wire::hex(&room.0),
+        wire::hex(host),
+        game.as_str()
     );
     for line in lines {
         s.push_str(line);
