@@ -45,7 +45,7 @@ pub use driver::{
     MAX_RETRY_MS, STALE_MS,
 };
 pub use link::{webrtc_available, Link, LinkEvent, PeerId};
-pub use relay_api::{peers_from_answer, IceServer, Refusal};
+pub use relay_api::{IceServer, Refusal};
 pub use runtime::{Answer, Connection, Effect, Env, Machine, Pending, Runtime};
 
 #[cfg(test)]

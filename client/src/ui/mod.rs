@@ -197,44 +197,19 @@ fn take_language() -> bool {
 fn App() -> Html {
     let route = use_state(current_route);
     let lang = use_state(i18n::lang);
-    {
-        // index.html's language switch (docs/architecture.md, « Languages »).
-        let lang = lang.clone();
-        use_effect_with((), move |_| {
-            let listener = Closure::<dyn Fn()>::new(move || {
-                if take_language() {
-                    lang.set(i18n::lang());
-                }
-            });
-            let window = web_sys::window().expect("a window");
-            let _ = window.add_event_listener_with_callback(
-                "moulin-language",
-                listener.as_ref().unchecked_ref(),
-            );
-            move || {
-                let _ = window.remove_event_listener_with_callback(
-                    "moulin-language",
-                    listener.as_ref().unchecked_ref(),
-                );
+    // index.html's language switch (docs/architecture.md, « Languages »).
+    let set_lang = lang.setter();
+    use_window_event(
+        "moulin-language",
+        Box::new(move || {
+            if take_language() {
+                set_lang.set(i18n::lang());
             }
-        });
-    }
-    {
-        // Back and forward buttons.
-        let route = route.clone();
-        use_effect_with((), move |_| {
-            let listener = Closure::<dyn Fn()>::new(move || route.set(current_route()));
-            let window = web_sys::window().expect("a window");
-            let _ = window
-                .add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
-            move || {
-                let _ = window.remove_event_listener_with_callback(
-                    "popstate",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        });
-    }
+        }),
+    );
+    // Back and forward buttons.
+    let set_route = route.setter();
+    use_window_event("popstate", Box::new(move || set_route.set(current_route())));
     let go = {
         let route = route.clone();
         Callback::from(move |r: Route| route.set(r))
@@ -244,7 +219,44 @@ fn App() -> Html {
             doc.set_title(&route.title());
         }
     });
-    let page = match *route {
+    let page = page(*route, &go);
+    html! {
+        <ContextProvider<Lang> context={*lang}>
+            <header class="site-header">
+                <common::Link to={Route::Home} go={go.clone()} class="brand">
+                    { words(t::site_name()) }
+                </common::Link>
+                <nav aria-label={t::games_nav()}>
+                    <common::Link to={Route::Morris} go={go.clone()}>{ words(t::game_morris()) }</common::Link>
+                    <common::Link to={Route::Meta} go={go.clone()}>{ words(t::game_meta()) }</common::Link>
+                    <common::Link to={Route::Viewer} go={go}>{ words(t::viewer()) }</common::Link>
+                </nav>
+                // The choices of language, theme and sound, custom elements of index.html: no
+                // wasm for them.
+                <div class="switches"><lang-switch></lang-switch><theme-switch></theme-switch><sound-switch></sound-switch></div>
+            </header>
+            { page }
+        </ContextProvider<Lang>>
+    }
+}
+
+/// Calls `f` on each `name` event of the window while the component is there.
+#[hook]
+fn use_window_event(name: &'static str, f: Box<dyn Fn()>) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn()>::wrap(f);
+        let window = web_sys::window().expect("a window");
+        let _ = window.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        move || {
+            let _ =
+                window.remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        }
+    });
+}
+
+/// The page of a route (`go`: how its links change the route).
+fn page(route: Route, go: &Callback<Route>) -> Html {
+    match route {
         // Reached only if index.html loaded the other bundle for this path.
         r if !r.here() => html! {
             <main class="page narrow">
@@ -283,24 +295,6 @@ fn App() -> Html {
                 <common::Link to={Route::Home} go={go.clone()}>{ words(t::home()) }</common::Link>
             </main>
         },
-    };
-    html! {
-        <ContextProvider<Lang> context={*lang}>
-            <header class="site-header">
-                <common::Link to={Route::Home} go={go.clone()} class="brand">
-                    { words(t::site_name()) }
-                </common::Link>
-                <nav aria-label={t::games_nav()}>
-                    <common::Link to={Route::Morris} go={go.clone()}>{ words(t::game_morris()) }</common::Link>
-                    <common::Link to={Route::Meta} go={go.clone()}>{ words(t::game_meta()) }</common::Link>
-                    <common::Link to={Route::Viewer} go={go}>{ words(t::viewer()) }</common::Link>
-                </nav>
-                // The choices of language, theme and sound, custom elements of index.html: no
-                // wasm for them.
-                <div class="switches"><lang-switch></lang-switch><theme-switch></theme-switch><sound-switch></sound-switch></div>
-            </header>
-            { page }
-        </ContextProvider<Lang>>
     }
 }
 

@@ -233,7 +233,7 @@ pub async fn probe(relay: SocketAddr, room: &str) -> (Result<Option<Refusal>, ()
             let body = reply.text();
             (
                 Ok(Refusal::from_answer(reply.status, &body)),
-                client_net::peers_from_answer(reply.status, &body),
+                relay_api::peers_from_answer(reply.status, &body),
             )
         }
         Err(_) => (Err(()), None),

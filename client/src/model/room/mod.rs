@@ -377,10 +377,7 @@ impl<P: Copy + Eq> RoomModel<P> {
         let room = self.session().room();
         let headers = room.game().map_or(String::new(), |game| {
             let blue = room.seat_of(engine::Player::Blue);
-            let name = |seat| match seat {
-                engine::session::Seat::Host => t::host_name(),
-                engine::session::Seat::Guest => t::guest_name(),
-            };
+            let name = view::seat_name;
             let (result, reason) = match room.games().last().and_then(|g| g.result) {
                 Some((winner, finish)) => (
                     engine::record::result_text(Some(winner)),

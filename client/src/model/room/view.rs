@@ -271,6 +271,8 @@ impl<P: Copy + Eq> RoomModel<P> {
         let seated = s.standing() == Standing::Seated;
         let blocked = self.driver.blocked() && !self.driver.has_peer();
         let no_webrtc = self.driver.no_webrtc();
+        // No data channel will open: the network blocks it, or a browser has no WebRTC.
+        let no_channel = blocked || no_webrtc.is_some();
         let met = room.hello[Seat::Guest.index()] && seated;
         let in_progress = room.in_progress();
         let kind = s.invite().rules.kind();
@@ -278,28 +280,16 @@ impl<P: Copy + Eq> RoomModel<P> {
             kind,
             seat: match s.seat() {
                 _ if !seated => "none",
-                Seat::Host => "host",
-                Seat::Guest => "guest",
+                seat => seat_code(seat),
             },
-            seat_name: match s.seat() {
-                Seat::Host => t::host_name(),
-                Seat::Guest => t::guest_name(),
-            },
+            seat_name: seat_name(s.seat()),
             seated,
             my_turn: s.my_turn(),
             game_number: room.game_number,
             status: self.status(blocked && seated, no_webrtc, now),
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
-            notice: self
-                .notice
-                .as_ref()
-                .map(Text::get)
-                .or_else(|| self.unkept.then(|| t::seat_not_kept_room().to_string())),
-            invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| InviteView {
-                kind,
-                code: s.invite().code().map(engine::session::Invite::format_code),
-                copied: self.copied,
-            }),
+            notice: self.notice_text(),
+            invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| self.invite_view()),
             // While a past position is shown, the cards describe it, as the board does.
             players: s
                 .room()
@@ -307,7 +297,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 .map(|t| self.players(self.local.browse.shown(t))),
             my_proposal: self.my_proposal(now),
             board: match self.board() {
-                BoardView::Placeholder(_) if blocked || no_webrtc.is_some() => {
+                BoardView::Placeholder(_) if no_channel => {
                     BoardView::Placeholder(t::no_direct_to_host())
                 }
                 board => board,
@@ -326,15 +316,12 @@ impl<P: Copy + Eq> RoomModel<P> {
             // while the relay still counts a connection of before (the relay line says so).
             full: self.driver.refused() == Some(Refusal::RoomFull)
                 && !(seated && s.game().is_some()),
-            // Waiting for the other browser, or a host that never came: not while a browser
-            // without WebRTC explains why no channel opens.
-            relay: if blocked || no_webrtc.is_some() {
-                None
-            } else {
-                text::relay(self.driver.relay(), self.driver.has_peer(), now)
-            },
-            expired: !blocked
-                && no_webrtc.is_none()
+            // Waiting for the other browser, or a host that never came: not while a blocked
+            // network or a browser without WebRTC explains why no channel opens.
+            relay: (!no_channel)
+                .then(|| text::relay(self.driver.relay(), self.driver.has_peer(), now))
+                .flatten(),
+            expired: !no_channel
                 && !self.driver.room_empty()
                 && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
             can_export: s.game().is_some() && seated,
@@ -346,13 +333,36 @@ impl<P: Copy + Eq> RoomModel<P> {
             history: self.history(),
             title: self.title(!left && seated),
             rules: self.rules_in_force(),
-            lot: match (room.hello[Seat::Host.index()], s.invite().preview) {
-                (false, Some(p)) => p.lot,
-                _ => matches!(room.colours, engine::session::Colours::Lot { .. }),
-            },
+            lot: self.lot(),
             keys: s
                 .keys()
                 .map(|k| k.map(|k| engine::session::transcript::fingerprint(&k))),
+        }
+    }
+
+    /// The last refusal, or that the seat could not be kept in this browser.
+    fn notice_text(&self) -> Option<String> {
+        (self.notice.as_ref().map(Text::get))
+            .or_else(|| self.unkept.then(|| t::seat_not_kept_room().to_string()))
+    }
+
+    /// The invitation the host passes on: its game, its short code if it has one.
+    fn invite_view(&self) -> InviteView {
+        let invite = self.session().invite();
+        InviteView {
+            kind: invite.rules.kind(),
+            code: invite.code().map(engine::session::Invite::format_code),
+            copied: self.copied,
+        }
+    }
+
+    /// Colours drawn by lot: the room's, or before the host's hello what its link announces.
+    fn lot(&self) -> bool {
+        let s = self.session();
+        let room = s.room();
+        match (room.hello[Seat::Host.index()], s.invite().preview) {
+            (false, Some(p)) => p.lot,
+            _ => matches!(room.colours, engine::session::Colours::Lot { .. }),
         }
     }
 
@@ -705,5 +715,21 @@ fn progress(g: &AnyGame) -> String {
             t::morris_progress(&m.turns().to_string(), &m.max_turns().to_string())
         }
         AnyGame::Meta(m) => t::meta_progress(&m.moves().to_string()),
+    }
+}
+
+/// The seat as the page's hook names it (`main[data-seat]`).
+fn seat_code(seat: Seat) -> &'static str {
+    match seat {
+        Seat::Host => "host",
+        Seat::Guest => "guest",
+    }
+}
+
+/// The seat in words.
+pub(super) fn seat_name(seat: Seat) -> &'static str {
+    match seat {
+        Seat::Host => t::host_name(),
+        Seat::Guest => t::guest_name(),
     }
 }
