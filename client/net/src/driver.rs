@@ -17,7 +17,7 @@
 //! other through the relay, and neither is told to change networks for a browser setting.
 
 use engine::session::{
-    Command, CommandError, Effect, Event, Presence, SaveCursor, SaveParts, Session,
+    Command, CommandError, Effect, Event, Feed, Presence, SaveCursor, SaveParts, Session,
 };
 use relay_api::Refusal;
 
@@ -33,6 +33,8 @@ pub const MAX_RETRY_MS: u64 = 10_000;
 /// A socket in the room without a data channel for this long asks the relay whether the other
 /// player is there too (then their networks block a direct connection), and again as often.
 pub const DIRECT_MS: u64 = 8_000;
+/// Spectators fed at once (the relay's default cap); more are ignored.
+pub const MAX_WATCHERS: usize = 8;
 
 /// Why we asked the relay about the room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +92,9 @@ pub enum Input<P> {
     Joined,
     /// The data channel to a peer opened (`true`) or closed (`false`).
     Peer(P, bool),
-    /// Bytes from a peer.
+    /// The data channel to a spectator opened (`true`) or closed (`false`).
+    Watcher(P, bool),
+    /// Bytes from a peer (or a spectator).
     Packet(P, Vec<u8>),
     /// A peer's browser has no WebRTC: it said so through the relay.
     NoWebRtc(P),
@@ -133,6 +137,8 @@ struct Socket<P> {
     stale_since: Option<u64>,
     /// Since when this socket is in the room without a data channel.
     no_channel_since: Option<u64>,
+    /// The spectators whose channel is open, and what each was sent.
+    watchers: Vec<(P, Feed)>,
 }
 
 /// The session and its connection.
@@ -258,6 +264,29 @@ impl<P: Copy + Eq> Driver<P> {
         self.relay
     }
 
+    /// How many spectators watch through this browser.
+    pub fn watchers(&self) -> usize {
+        self.socket.as_ref().map_or(0, |s| s.watchers.len())
+    }
+
+    fn is_watcher(&self, id: P) -> bool {
+        (self.socket.as_ref()).is_some_and(|s| s.watchers.iter().any(|(w, _)| *w == id))
+    }
+
+    /// Sends each spectator what the transcript gained since it was last sent some.
+    fn feed_watchers(&mut self, out: &mut Vec<Output<P>>) {
+        if let Some(s) = self.socket.as_mut() {
+            for (id, feed) in &mut s.watchers {
+                out.extend(
+                    self.session
+                        .feed_new(feed)
+                        .into_iter()
+                        .map(|b| Output::Send(*id, b)),
+                );
+            }
+        }
+    }
+
     /// True while the data channel to the peer is open.
     pub fn has_peer(&self) -> bool {
         self.socket.as_ref().is_some_and(|s| s.peer.is_some())
@@ -337,6 +366,26 @@ impl<P: Copy + Eq> Driver<P> {
                     self.route(effects, &mut out);
                 }
             }
+            Input::Watcher(id, up) => {
+                if let Some(s) = self.socket.as_mut() {
+                    let known = s.watchers.iter().position(|(w, _)| *w == id);
+                    match (up, known) {
+                        (true, None) if s.watchers.len() < MAX_WATCHERS => {
+                            s.watchers.push((id, Feed::default()))
+                        }
+                        (false, Some(i)) => drop(s.watchers.remove(i)),
+                        _ => {}
+                    }
+                }
+            }
+            Input::Packet(id, bytes) if self.is_watcher(id) => {
+                let s = self.socket.as_mut().expect("a watcher is a socket's");
+                if let Some((_, feed)) = s.watchers.iter_mut().find(|(w, _)| *w == id) {
+                    for b in self.session.feed(feed, &bytes) {
+                        out.push(Output::Send(id, b));
+                    }
+                }
+            }
             Input::Packet(id, bytes) => {
                 if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
                     let effects = self.session.receive(&bytes, now);
@@ -374,6 +423,7 @@ impl<P: Copy + Eq> Driver<P> {
             }
         }
         self.watch(now, &mut out);
+        self.feed_watchers(&mut out);
         out
     }
 
@@ -395,6 +445,7 @@ impl<P: Copy + Eq> Driver<P> {
             }
         }
         self.watch(now, &mut out);
+        self.feed_watchers(&mut out);
         Ok(out)
     }
 
@@ -432,6 +483,7 @@ impl<P: Copy + Eq> Driver<P> {
                         had_peer: false,
                         stale_since: None,
                         no_channel_since: None,
+                        watchers: Vec::new(),
                     });
                     out.push(Output::Connect);
                 }

@@ -10,7 +10,9 @@
 //! them: it awaits the link's next event, the relay's answers, the inbox or the machine's next
 //! wake-up, feeds it to the [`Machine`] (the driver, or the page's model that wraps it) and
 //! carries out its [`Effect`]s through an [`Env`] — the browser's, or tokio's in the native
-//! integration tests. Seats are keys, not connections: a peer that reconnects gets a new relay
+//! integration tests. A spectator is driven by [`Watching`] instead of the driver (issue #24),
+//! and [`pairing`] writes a connection's offer and answer as short texts for pairing without a
+//! relay (issue #25). Seats are keys, not connections: a peer that reconnects gets a new relay
 //! id and the session recognises it by its signed entries.
 //!
 //! ```
@@ -39,14 +41,16 @@ mod driver;
 mod link;
 pub mod pairing;
 mod runtime;
+mod watch;
 
 pub use driver::{
     Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, LONELY_MS,
-    MAX_RETRY_MS, STALE_MS,
+    MAX_RETRY_MS, MAX_WATCHERS, STALE_MS,
 };
 pub use link::{webrtc_available, Link, LinkEvent, PeerId};
 pub use relay_api::{IceServer, Refusal};
 pub use runtime::{Answer, Connection, Effect, Env, Machine, Pending, Runtime};
+pub use watch::Watching;
 
 #[cfg(test)]
 mod tests;

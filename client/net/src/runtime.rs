@@ -366,6 +366,7 @@ where
                 let input = match event {
                     LinkEvent::Joined => Input::Joined,
                     LinkEvent::Peer(id, up) => Input::Peer(id, up),
+                    LinkEvent::Watcher(id, up) => Input::Watcher(id, up),
                     LinkEvent::Packet(id, bytes) => Input::Packet(id, bytes),
                     LinkEvent::NoWebRtc(id) => Input::NoWebRtc(id),
                     LinkEvent::Closed => {

@@ -534,3 +534,84 @@ fn a_room_the_relay_finds_empty_is_said_until_a_channel_opens() {
     d.input(Input::RoomPeers(1), 1);
     assert!(!d.room_empty());
 }
+
+/// What `side` sent the spectator `id` since the log's `from`-th output.
+fn sent_to(w: &World, side: usize, id: u32, from: usize) -> Vec<Vec<u8>> {
+    w.log[side][from..]
+        .iter()
+        .filter_map(|o| match o {
+            Output::Send(to, b) if *to == id => Some(b.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_player_feeds_its_spectators_what_they_lack_then_every_new_entry() {
+    use engine::session::follow::{Follower, WatchLink};
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    w.act(0, Command::Play(Step::Cell(40)));
+    let link = WatchLink::of(w.session(0).invite()).unwrap();
+    let mut watcher = Follower::new(link);
+    // The spectator's channel opens: nothing is sent before it says what it holds.
+    let out = w.sides[0].input(Input::Watcher(900, true), w.now);
+    assert!(
+        !out.iter().any(|o| matches!(o, Output::Send(..))),
+        "{out:?}"
+    );
+    assert_eq!(w.sides[0].watchers(), 1);
+    let out = w.sides[0].input(Input::Packet(900, watcher.ask()), w.now);
+    let bytes: Vec<Vec<u8>> = out
+        .into_iter()
+        .filter_map(|o| match o {
+            Output::Send(900, b) => Some(b),
+            _ => None,
+        })
+        .collect();
+    assert!(!bytes.is_empty());
+    for b in &bytes {
+        watcher.receive(b).unwrap();
+    }
+    assert_eq!(watcher.room(), w.session(0).room());
+    // Each move, the host's or the guest's, reaches it through the host, once.
+    for (i, cell) in [36, 0, 1, 9].into_iter().enumerate() {
+        let from = w.log[0].len();
+        w.act((i + 1) % 2, Command::Play(Step::Cell(cell)));
+        let new = sent_to(&w, 0, 900, from);
+        assert_eq!(new.len(), 1, "move {i}");
+        watcher.receive(&new[0]).unwrap();
+        assert_eq!(watcher.room(), w.session(0).room(), "move {i}");
+    }
+    assert!(transcript_verifies(&watcher.export()));
+    // The game's own peer got no spectator's bytes, and the spectator none of the peer's
+    // challenges or heads: only entries.
+    assert!(sent_to(&w, 0, 900, 0).iter().all(|b| matches!(
+        engine::session::wire::decode_message(b),
+        Ok(engine::session::Message::Entries(_))
+    )));
+    // Bytes from a spectator are never taken for the peer's: the session saw no junk.
+    let before = w.events.len();
+    let out = w.sides[0].input(Input::Packet(900, vec![0xff; 40]), w.now);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(w.events.len(), before);
+    // At most MAX_WATCHERS; a closed channel is forgotten.
+    for id in 901..920 {
+        w.sides[0].input(Input::Watcher(id, true), w.now);
+    }
+    assert_eq!(w.sides[0].watchers(), MAX_WATCHERS);
+    w.sides[0].input(Input::Watcher(900, false), w.now);
+    assert_eq!(w.sides[0].watchers(), MAX_WATCHERS - 1);
+    let from = w.log[0].len();
+    w.act(1, Command::Play(Step::Cell(2)));
+    assert!(sent_to(&w, 0, 900, from).is_empty());
+    assert_eq!(
+        sent_to(&w, 0, 901, from).len(),
+        0,
+        "901 never said what it holds"
+    );
+}
+
+fn transcript_verifies(text: &str) -> bool {
+    engine::session::transcript::verify(text).is_ok()
+}

@@ -10,9 +10,10 @@
 //! verifier do — and folds them through the room's rules ([`Fold`]), so what it shows is what
 //! the signatures prove, whoever passed the entries on. An entry the chains refuse for any
 //! reason a feeder cannot get from honest players (a bad signature, a broken chain, another
-//! room's entry…) catches the feeder ([`Caught`]): the follower reads nothing more from it
-//! until it turns to another ([`Follower::new_feeder`]). Entries ahead of a gap wait, at most
-//! [`MAX_PENDING`](super::MAX_PENDING) of them, and a new gap asks for what is missing.
+//! room's entry…) catches the feeder ([`Caught`]): whoever drives the follower reads nothing
+//! more from that feeder and turns to another (`client_net`'s spectator does). Entries ahead
+//! of a gap wait, at most [`MAX_PENDING`](super::MAX_PENDING) of them, and a new gap asks for
+//! what is missing.
 //!
 //! ```
 //! use engine::session::follow::{Follower, WatchLink};
@@ -87,6 +88,11 @@ impl WatchLink {
             room: invite.room,
             host_key: invite.host_key?,
         })
+    }
+
+    /// The room's name on the relay (as [`Invite::room_name`]).
+    pub fn room_name(&self) -> String {
+        wire::hex(&self.room.0)
     }
 
     /// As URL-fragment text: `w=<morris|meta>&r=<room>&k=<key>` (`w`, not the invitation's
@@ -169,8 +175,6 @@ pub struct Follower {
     /// Entries that arrived ahead of a gap.
     pending: Vec<Entry>,
     fold: Fold,
-    /// The current feeder was caught: nothing more is read from it.
-    caught: Option<Caught>,
     /// An entry ahead of a gap was let go (too many waited): ask again once the gap fills.
     dropped: bool,
 }
@@ -184,7 +188,6 @@ impl Follower {
             link,
             pending: Vec::new(),
             fold: Fold::default(),
-            caught: None,
             dropped: false,
         }
     }
@@ -216,57 +219,37 @@ impl Follower {
         [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)]
     }
 
-    /// The feeder that was caught, if the current one was.
-    pub fn caught(&self) -> Option<Caught> {
-        self.caught
-    }
-
-    /// Turns to another feeder (the other player's browser, or the same after it reconnected):
-    /// it is trusted again until caught; send it [`Follower::ask`].
-    pub fn new_feeder(&mut self) {
-        self.caught = None;
-    }
-
     /// The transcript checked so far, as `engine verify` reads it (entries in fold order).
     pub fn export(&self) -> String {
         let l = self.link;
         transcript::export_room(l.room, &l.host_key, l.kind, self.chains.merged_hex())
     }
 
-    /// Bytes from the feeder. Entries are checked and folded; heads and everything else a
-    /// player sends its peer are ignored. `Err` when the feeder is caught (now or before):
-    /// the entries it sent before the one refused are kept — each was checked on its own.
+    /// Bytes from a feeder. Entries are checked and folded; heads and everything else a
+    /// player sends its peer are ignored. `Err` when the message catches the feeder: the
+    /// entries before the one refused are kept and folded — each was checked on its own —,
+    /// the rest of the message is not read, and the caller reads nothing more from that
+    /// feeder.
     pub fn receive(&mut self, bytes: &[u8]) -> Result<Vec<Followed>, Caught> {
-        if let Some(c) = self.caught {
-            return Err(c);
-        }
         let Ok(Message::Entries(entries)) = wire::decode_message(bytes) else {
             return Ok(Vec::new());
         };
         let (waiting, forks) = (self.pending.len(), self.chains.forks.len());
         let mut out = Vec::new();
-        let mut added = false;
-        for e in entries {
-            added |= self.offer(e)?;
-        }
-        let mut grew = added;
-        while added {
-            added = false;
-            for e in std::mem::take(&mut self.pending) {
-                added |= self.offer(e)?;
-            }
-            grew |= added;
-        }
-        // A new gap, or one that filled after entries beyond it were let go: ask for what
-        // is missing (last, after what this message showed).
-        let ask = self.pending.len() > waiting || (grew && self.dropped);
-        if grew {
+        let (added, caught) = self.offer_all(entries);
+        if added {
             for change in self.fold.update(&self.chains) {
                 if let Change::Took { events, .. } = change {
                     out.extend(events.into_iter().map(Followed::Room));
                 }
             }
         }
+        if let Some(c) = caught {
+            return Err(c);
+        }
+        // A new gap, or one that filled after entries beyond it were let go: ask for what
+        // is missing (last, after what this message showed).
+        let ask = self.pending.len() > waiting || (added && self.dropped);
         let seats: Vec<Seat> = self.chains.forks[forks..]
             .iter()
             .map(|(a, _)| a.seat())
@@ -277,6 +260,29 @@ impl Follower {
             out.push(Followed::Send(self.ask()));
         }
         Ok(out)
+    }
+
+    /// Adds the entries, then those that waited and may now follow: whether any was new, and
+    /// the first refusal that catches the feeder (nothing after it is offered).
+    fn offer_all(&mut self, entries: Vec<Entry>) -> (bool, Option<Caught>) {
+        let mut grew = false;
+        for e in entries {
+            match self.offer(e) {
+                Ok(new) => grew |= new,
+                Err(c) => return (grew, Some(c)),
+            }
+        }
+        let mut added = grew;
+        while added {
+            added = false;
+            // An entry that waited may have come from another feeder: one that is refused now
+            // is dropped, blamed on nobody (a lying feeder must not frame an honest one).
+            for e in std::mem::take(&mut self.pending) {
+                added |= self.offer(e).unwrap_or(false);
+            }
+            grew |= added;
+        }
+        (grew, None)
     }
 
     /// Adds one entry: true if it was new; a refusal no honest feeder causes catches it.
@@ -301,11 +307,7 @@ impl Follower {
             // What players do, whoever passes it on: a seat's second entry with a used number
             // (its proof is kept), an old device's entry a hand-over superseded.
             Err(Refusal::Fork | Refusal::Superseded) => Ok(false),
-            Err(why) => {
-                let caught = Caught { seat, seq, why };
-                self.caught = Some(caught);
-                Err(caught)
-            }
+            Err(why) => Err(Caught { seat, seq, why }),
         }
     }
 }
@@ -473,7 +475,6 @@ mod tests {
         let before = w.held();
         play_some(&mut p, 10);
         // The spectator turns to the guest: only what it lacks comes.
-        w.new_feeder();
         let mut guest_feed = Feed::default();
         let rest = p.guest().feed(&mut guest_feed, &w.ask());
         let sent: usize = rest
@@ -509,7 +510,10 @@ mod tests {
         let other = Step::legal(g).into_iter().find(|s| *s != step).unwrap();
         altered.body = Body::Play { game, step: other };
         let caught = w
-            .receive(&encode(&Message::Entries(vec![altered.clone()])))
+            .receive(&encode(&Message::Entries(vec![
+                altered.clone(),
+                all[5].clone(),
+            ])))
             .unwrap_err();
         assert_eq!(
             caught,
@@ -519,15 +523,18 @@ mod tests {
                 why: Refusal::BadSignature
             }
         );
-        assert_eq!(w.room(), &room, "nothing of it was folded");
-        // Read no more: even the true entries from that feeder.
         assert_eq!(
-            w.receive(&encode(&Message::Entries(all[4..].to_vec()))),
-            Err(caught)
+            w.room(),
+            &room,
+            "nothing of it was folded, nor what followed it"
         );
-        assert_eq!(w.room(), &room);
-        // Another feeder (the other player) is trusted, and the spectator catches up.
-        w.new_feeder();
+        // Good entries before a bad one in one message are kept and folded.
+        let mut v = watcher(&p);
+        let mixed = [&all[..4], std::slice::from_ref(&altered)].concat();
+        assert!(v.receive(&encode(&Message::Entries(mixed))).is_err());
+        assert_eq!(v.room(), &room);
+        // The rest of that message was not read; another feeder (the other player) brings the
+        // spectator up to date.
         let mut feed = Feed::default();
         let rest = p.guest().feed(&mut feed, &w.ask());
         pass(&mut w, &mut feed, p.guest(), rest);
@@ -638,7 +645,6 @@ mod tests {
         let mut feed = Feed::default();
         let all = p.guest().feed(&mut feed, &w.ask());
         pass(&mut w, &mut feed, p.guest(), all);
-        assert_eq!(w.caught(), None);
         assert_eq!(w.room(), p.guest().room());
         assert_eq!(transcript::verify(&w.export()).unwrap().forks.len(), 1);
     }

@@ -41,6 +41,10 @@ pub enum LinkEvent<P = PeerId> {
     Joined,
     /// The data channel to a peer opened (`true`) or closed (`false`).
     Peer(P, bool),
+    /// The data channel to a spectator opened (`true`) or closed (`false`): a player's link only
+    /// (the browser's; the relay names spectators to the players, who offer them a
+    /// connection). Its bytes come as [`LinkEvent::Packet`].
+    Watcher(P, bool),
     /// Bytes from a peer.
     Packet(P, Vec<u8>),
     /// A peer's browser cannot make WebRTC connections (turned off or missing there): it said

@@ -4,7 +4,9 @@
 //! is written by hand. Pure, so it is tested natively.
 //!
 //! Down: `{"IdAssigned":ID}`, `{"NewPeer":ID}`, `{"PeerLeft":ID}`,
-//! `{"Signal":{"sender":ID,"data":SIGNAL}}`. Up: `{"Signal":{"receiver":ID,"data":SIGNAL}}`. A
+//! `{"Signal":{"sender":ID,"data":SIGNAL}}`, and our relay's own `{"Watcher":ID}` (a spectator
+//! came into the room: a player offers it a connection, as to a new peer; docs/architecture.md,
+//! « The relay »). Up: `{"Signal":{"receiver":ID,"data":SIGNAL}}`. A
 //! signal is `{"Offer":SDP}`, `{"Answer":SDP}` or `{"IceCandidate":JSON}` (the JSON text of an
 //! `RTCIceCandidateInit`, or `"null"`) as matchbox has them, or our own `{"NoWebRtc":true}`: the
 //! sender's browser cannot make WebRTC connections, so the receiver should not wait for one (the
@@ -73,6 +75,8 @@ pub enum Event {
     IdAssigned(PeerId),
     /// A peer joined the room after us: we offer it a connection.
     NewPeer(PeerId),
+    /// A spectator came into the room (said to the players only): we offer it a connection.
+    Watcher(PeerId),
     /// A peer left the room.
     PeerLeft(PeerId),
     /// A peer's signal.
@@ -96,6 +100,9 @@ pub fn event<J: Json>(message: &J) -> Option<Event> {
     }
     if let Some(id) = id("NewPeer") {
         return Some(Event::NewPeer(id));
+    }
+    if let Some(id) = id("Watcher") {
+        return Some(Event::Watcher(id));
     }
     if let Some(id) = id("PeerLeft") {
         return Some(Event::PeerLeft(id));
@@ -213,6 +220,10 @@ mod tests {
             read(&format!(r#"{{"PeerLeft":"{B}"}}"#)),
             Some(Event::PeerLeft(id(B)))
         );
+        assert_eq!(
+            read(&format!(r#"{{"Watcher":"{B}"}}"#)),
+            Some(Event::Watcher(id(B)))
+        );
         let signal =
             |data: &str| read(&format!(r#"{{"Signal":{{"sender":"{B}","data":{data}}}}}"#));
         assert_eq!(
@@ -247,6 +258,7 @@ mod tests {
             r#"{"IdAssigned":null}"#,
             r#"{"IdAssigned":"not a uuid"}"#,
             r#"{"NewPeer":7}"#,
+            r#"{"Watcher":true}"#,
             r#"{"PeerLeft":{"id":"67e55044-10b1-426f-9247-bb680e5fe0c8"}}"#,
             r#"{"Signal":"Offer"}"#,
             r#"{"Signal":{"data":{"Offer":"v=0"}}}"#,

@@ -41,9 +41,16 @@ use web_sys::{
 
 pub use super::protocol::PeerId;
 
-/// Peers a link talks to at once: a room holds two, and a peer that left may linger a moment.
+/// Players a link talks to at once: a room holds two, and a peer that left may linger a moment.
 /// More are ignored.
 const MAX_PEERS: usize = 4;
+
+/// Spectators a player's link talks to at once (the relay's default cap); more are ignored.
+const MAX_WATCHERS: usize = 8;
+
+/// Bytes a spectator's channel may hold unsent: past that, the spectator reads too slowly and
+/// its connection is dropped rather than waited for (the players never slow down for it).
+const WATCHER_BACKLOG: u32 = 1 << 20;
 
 /// Peers a link without WebRTC remembers having told so (a peer that reconnects comes back under
 /// a new id and is told again).
@@ -104,8 +111,10 @@ struct Peer {
     id: PeerId,
     conn: RtcPeerConnection,
     channel: RtcDataChannel,
-    /// We offered (the peer came after us).
+    /// We offered (the peer came after us, or it is a spectator).
     offerer: bool,
+    /// A spectator (the relay said `Watcher`): its channel says [`LinkEvent::Watcher`].
+    watcher: bool,
     /// The data channel is open (and said so).
     open: bool,
     /// The offerer got its answer.
@@ -204,11 +213,19 @@ impl Link {
 
     /// Sends bytes to a peer; false when its channel is not open.
     pub fn send(&mut self, peer: PeerId, bytes: Vec<u8>) -> bool {
-        let st = self.shared.state.borrow();
-        st.peers
-            .iter()
-            .find(|p| p.id == peer && p.open)
-            .is_some_and(|p| p.channel.send_with_u8_array(&bytes).is_ok())
+        let slow = {
+            let st = self.shared.state.borrow();
+            let Some(p) = st.peers.iter().find(|p| p.id == peer && p.open) else {
+                return false;
+            };
+            if !(p.watcher && p.channel.buffered_amount() > WATCHER_BACKLOG) {
+                return p.channel.send_with_u8_array(&bytes).is_ok();
+            }
+            p.key
+        };
+        // A spectator that reads too slowly is dropped, not waited for.
+        self.shared.update(|s, st| s.end_key(st, slow));
+        false
     }
 }
 
@@ -274,13 +291,15 @@ impl Shared {
             Event::NewPeer(id) | Event::Signal(id, Signal::Offer(_)) if !self.webrtc => {
                 self.tell_no_webrtc(st, id)
             }
-            Event::NewPeer(id) => self.add_peer(st, id, None),
+            Event::NewPeer(id) => self.add_peer(st, id, None, false),
+            Event::Watcher(id) if self.webrtc => self.add_peer(st, id, None, true),
+            Event::Watcher(_) => {}
             Event::PeerLeft(id) => {
                 if let Some(i) = st.index_of_id(id) {
                     self.end(st, i);
                 }
             }
-            Event::Signal(id, Signal::Offer(sdp)) => self.add_peer(st, id, Some(sdp)),
+            Event::Signal(id, Signal::Offer(sdp)) => self.add_peer(st, id, Some(sdp), false),
             Event::Signal(id, Signal::Answer(sdp)) => {
                 if let Some(p) = st.index_of_id(id).map(|i| &mut st.peers[i]) {
                     if p.offerer && !p.answered {
@@ -324,9 +343,14 @@ impl Shared {
         }
     }
 
-    /// A connection to a new peer: we offer it (`offer` is `None`), or answer its offer.
-    fn add_peer(&self, st: &mut State, id: PeerId, offer: Option<String>) {
-        if st.closed || st.peers.len() >= MAX_PEERS || st.index_of_id(id).is_some() {
+    /// A connection to a new peer: we offer it (`offer` is `None`), or answer its offer; a
+    /// spectator (`watcher`) is offered one.
+    fn add_peer(&self, st: &mut State, id: PeerId, offer: Option<String>, watcher: bool) {
+        let (kind, max) = match watcher {
+            true => (st.peers.iter().filter(|p| p.watcher).count(), MAX_WATCHERS),
+            false => (st.peers.iter().filter(|p| !p.watcher).count(), MAX_PEERS),
+        };
+        if st.closed || kind >= max || st.index_of_id(id).is_some() {
             return;
         }
         let Ok(conn) = RtcPeerConnection::new_with_configuration(&self.config) else {
@@ -365,6 +389,7 @@ impl Shared {
             conn,
             channel,
             offerer,
+            watcher,
             open: false,
             answered: false,
             remote_set: false,
@@ -434,9 +459,12 @@ impl Shared {
         let p = st.peers.remove(i);
         p.close();
         if p.open {
-            st.events.push_back(LinkEvent::Peer(p.id, false));
+            st.events.push_back(match p.watcher {
+                true => LinkEvent::Watcher(p.id, false),
+                false => LinkEvent::Peer(p.id, false),
+            });
         }
-        if st.relay_gone && !st.peers.iter().any(|p| p.open) {
+        if st.relay_gone && !st.peers.iter().any(|p| p.open && !p.watcher) {
             self.close(st);
         }
     }
@@ -445,7 +473,7 @@ impl Shared {
     /// link ends when none is.
     fn relay_gone(&self, st: &mut State) {
         st.relay_gone = true;
-        if !st.peers.iter().any(|p| p.open) {
+        if !st.peers.iter().any(|p| p.open && !p.watcher) {
             self.close(st);
         }
     }
@@ -487,7 +515,10 @@ impl State {
         {
             p.open = true;
             let id = p.id;
-            self.events.push_back(LinkEvent::Peer(id, true));
+            self.events.push_back(match p.watcher {
+                true => LinkEvent::Watcher(id, true),
+                false => LinkEvent::Peer(id, true),
+            });
         }
     }
 
