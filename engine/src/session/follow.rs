@@ -353,17 +353,7 @@ impl Session {
         let Some(from) = feed.sent else {
             return Vec::new();
         };
-        let first = [Seat::Host, Seat::Guest]
-            .into_iter()
-            .filter_map(|s| self.fold.pos_of(s, from[s.index()]))
-            .min();
-        let order: Vec<Entry> = first.map_or_else(Vec::new, |first| {
-            self.fold.order()[first..]
-                .iter()
-                .filter(|(s, n)| *n >= from[s.index()])
-                .filter_map(|&(s, n)| self.chains.get(s, n).cloned())
-                .collect()
-        });
+        let order = self.entries_from(from);
         feed.sent = Some([
             from[0].max(self.chains.len(Seat::Host)),
             from[1].max(self.chains.len(Seat::Guest)),

@@ -145,6 +145,22 @@ impl Session {
         out
     }
 
+    /// The entries from number `from[seat]` of each seat on, in fold order, so that each
+    /// entry's references arrive before it: from the first place where one of them stands.
+    pub(super) fn entries_from(&self, from: [u32; 2]) -> Vec<Entry> {
+        let first = [Seat::Host, Seat::Guest]
+            .into_iter()
+            .filter_map(|s| self.fold.pos_of(s, from[s.index()]))
+            .min();
+        first.map_or_else(Vec::new, |first| {
+            self.fold.order()[first..]
+                .iter()
+                .filter(|(s, n)| *n >= from[s.index()])
+                .filter_map(|&(s, n)| self.chains.get(s, n).cloned())
+                .collect()
+        })
+    }
+
     /// Sends the entries the peer lacks; asks for ours if we lack some.
     fn answer_heads(&mut self, theirs: Heads, now: u64) -> Vec<Effect> {
         let mut out = Vec::new();
@@ -173,19 +189,7 @@ impl Session {
             resend = [resend[0].max(sent[0]), resend[1].max(sent[1])];
         }
         self.resent = Some(held);
-        // In fold order, so that each entry's references arrive before it: from the first
-        // place where an entry to send stands.
-        let first = [Seat::Host, Seat::Guest]
-            .into_iter()
-            .filter_map(|s| self.fold.pos_of(s, resend[s.index()]))
-            .min();
-        let order: Vec<Entry> = first.map_or_else(Vec::new, |first| {
-            self.fold.order()[first..]
-                .iter()
-                .filter(|(s, n)| *n >= resend[s.index()])
-                .filter_map(|&(s, n)| self.chains.get(s, n).cloned())
-                .collect()
-        });
+        let order = self.entries_from(resend);
         self.work.resent += order.len() as u64;
         for batch in order.chunks(MAX_BATCH) {
             out.push(Effect::Send(wire::encode(&Message::Entries(
