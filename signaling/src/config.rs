@@ -25,6 +25,11 @@ pub struct Config {
     pub max_connections_per_ip: usize,
     /// Most rooms at once; a peer that would open one more gets `503 {"error":"too_many_rooms"}`.
     pub max_rooms: usize,
+    /// Most spectators in one room (`/ws/<room>?watch`), beside its two players; one more gets
+    /// `409 {"error":"too_many_spectators"}`, and 0 refuses every spectator. Spectators count
+    /// toward [`Config::max_connections`], [`Config::max_connections_per_ip`] and (when one
+    /// opens a room) [`Config::max_rooms`], never toward the two players' seats.
+    pub max_spectators: usize,
     /// Largest websocket message or frame, in bytes. A frame announcing more is refused from its
     /// header, before its payload is read, and the socket is closed with `1009`.
     pub max_message_size: usize,
@@ -67,6 +72,8 @@ impl Config {
     pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 32;
     /// Default for [`Config::max_rooms`].
     pub const DEFAULT_MAX_ROOMS: usize = 5_000;
+    /// Default for [`Config::max_spectators`]: eight watchers per game.
+    pub const DEFAULT_MAX_SPECTATORS: usize = 8;
     /// Default for [`Config::max_message_size`]: a browser's SDP offer is 1–3 KiB.
     pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 16 * 1024;
     /// Default for [`Config::max_messages_per_second`]: a WebRTC handshake sends an offer or
@@ -98,6 +105,7 @@ impl Default for Config {
             max_connections: Self::DEFAULT_MAX_CONNECTIONS,
             max_connections_per_ip: Self::DEFAULT_MAX_CONNECTIONS_PER_IP,
             max_rooms: Self::DEFAULT_MAX_ROOMS,
+            max_spectators: Self::DEFAULT_MAX_SPECTATORS,
             max_message_size: Self::DEFAULT_MAX_MESSAGE_SIZE,
             max_messages_per_second: Self::DEFAULT_MAX_MESSAGES_PER_SECOND,
             idle_timeout: Self::DEFAULT_IDLE_TIMEOUT,

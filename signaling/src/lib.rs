@@ -3,8 +3,9 @@
 //!
 //! - `GET /ws/{room}` upgrades to a websocket speaking matchbox's full-mesh protocol, so the stock
 //!   `matchbox_socket` client pointed at `ws://HOST/ws/ROOM` works unchanged. The relay keeps
-//!   presence only (who is in which room, two peers at most), nothing about games. Refusals come
-//!   before the upgrade, as a status and `{"error":"…"}` (see `signaling/README.md`).
+//!   presence only (who is in which room: two players at most, and up to
+//!   [`Config::max_spectators`] spectators who join with `?watch`), nothing about games. Refusals
+//!   come before the upgrade, as a status and `{"error":"…"}` (see `signaling/README.md`).
 //! - `GET /ice-servers` hands the client the configured STUN/TURN servers, with TURN credentials
 //!   made afresh on each request when [`Config::turn_secret`] is set.
 //! - `GET /health` answers `200` with the relay's counts as JSON.
@@ -186,6 +187,7 @@ fn log_start(config: &Config, addr: SocketAddr) {
         static_dir = %config.static_dir.display(),
         max_connections = config.max_connections,
         max_rooms = config.max_rooms,
+        max_spectators = config.max_spectators,
         idle_timeout_ms = config.idle_timeout.as_millis() as u64,
         ice_servers = config.ice_servers.len(),
         turn_secret = config.turn_secret.is_some(),
@@ -319,6 +321,7 @@ async fn health(State(stats): State<Stats>) -> Response {
         status: "ok".into(),
         rooms: counts.rooms,
         peers: counts.peers,
+        spectators: counts.spectators,
         connections: counts.connections,
     };
     json_response(StatusCode::OK, &health)

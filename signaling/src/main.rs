@@ -16,13 +16,19 @@ use tracing_subscriber::{filter::LevelFilter, EnvFilter};
     after_help = "\
 Endpoints:
   GET /ws/ROOM      matchbox full-mesh signalling websocket (stock matchbox_socket client);
-                    ROOM is 1-64 of A-Z a-z 0-9 _ -; two peers per room. Refusals, before the
+                    ROOM is 1-64 of A-Z a-z 0-9 _ -; two players per room. Refusals, before the
                     upgrade, as {\"error\":...}: 400 bad_room, 403 origin_not_allowed,
                     409 room_full, 429 too_many_connections, 503 relay_full / too_many_rooms.
                     Without upgrade headers: 200 {\"peers\":N} if joinable now, else the refusal.
+  GET /ws/ROOM?watch
+                    the same as a spectator, beside the two players (--max-spectators, 8 by
+                    default; one more: 409 too_many_spectators). Players get {\"Watcher\":ID}
+                    for each spectator and make the WebRTC offer to it; spectators never meet
+                    each other and may signal only the players.
   GET /ice-servers  {\"iceServers\":[...]} (RTCIceServer entries; empty unless configured;
                     with --turn-secret, fresh TURN credentials on every request)
-  GET /health       200 {\"status\":\"ok\",\"rooms\":R,\"peers\":P,\"connections\":C}
+  GET /health       200 {\"status\":\"ok\",\"rooms\":R,\"peers\":P,\"spectators\":S,
+                    \"connections\":C}; P counts every websocket, spectators (S) included
   GET /...          files from the static directory; paths without an extension serve index.html
 
 Durations are seconds (`12`, `0.5`) or carry a unit (`500ms`, `12s`, `2m`, `1h`).
@@ -54,6 +60,11 @@ struct Cli {
     /// Most rooms open at once.
     #[arg(long, env = "MOULIN_MAX_ROOMS", default_value_t = signaling::Config::DEFAULT_MAX_ROOMS)]
     max_rooms: usize,
+
+    /// Most spectators per room (GET /ws/ROOM?watch), beside its two players; 0 turns spectating
+    /// off. Spectators count toward --max-connections, --max-connections-per-ip and --max-rooms.
+    #[arg(long, env = "MOULIN_MAX_SPECTATORS", default_value_t = signaling::Config::DEFAULT_MAX_SPECTATORS)]
+    max_spectators: usize,
 
     /// Largest websocket message, in bytes; a bigger frame closes the socket (1009) unread.
     #[arg(long, env = "MOULIN_MAX_MESSAGE_SIZE", default_value_t = signaling::Config::DEFAULT_MAX_MESSAGE_SIZE)]
@@ -239,6 +250,7 @@ async fn main() -> ExitCode {
     config.max_connections = cli.max_connections;
     config.max_connections_per_ip = cli.max_connections_per_ip;
     config.max_rooms = cli.max_rooms;
+    config.max_spectators = cli.max_spectators;
     config.max_message_size = cli.max_message_size;
     config.max_messages_per_second = cli.max_messages_per_second;
     config.idle_timeout = cli.idle_timeout;

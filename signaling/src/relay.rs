@@ -6,6 +6,9 @@
 //! `{"Signal":{"receiver":ID,"data":…}}` requests as `{"Signal":{"sender":ID,"data":…}}`
 //! events; `"KeepAlive"` requests are accepted and ignored.
 //!
+//! Spectators (`/ws/{room}?watch`) speak the same protocol with one more event, which players
+//! only receive: `{"Watcher":ID}`, a spectator to make an offer to (see [`crate::rooms`]).
+//!
 //! The room bookkeeping is ours ([`crate::rooms`]) rather than matchbox_signaling's `FullMesh`,
 //! whose state never forgets a room and is cloned whole on every join. Each peer costs one task
 //! and one bounded queue.
@@ -18,7 +21,7 @@ use axum::{
         ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
         ConnectInfo, Path, State,
     },
-    http::{header, HeaderMap, StatusCode},
+    http::{header, HeaderMap, StatusCode, Uri},
     response::Response,
 };
 use matchbox_protocol::{JsonPeerEvent, JsonPeerRequest, PeerId};
@@ -32,13 +35,17 @@ use tracing::{debug, info};
 
 use crate::{
     json_response,
-    rooms::{Limits, Mailbox, Rooms, Seat},
+    rooms::{Limits, Mailbox, Role, Rooms, Seat},
     Config, IpNet,
 };
 
 /// Events a peer may have waiting before it counts as too slow and is disconnected. A whole
-/// game's signalling is a handful of messages.
+/// game's signalling is a handful of messages. A player's queue holds this much for each peer
+/// it may hear from (the other player and every spectator allowed), since all of them may
+/// answer its offers at once; the queue's memory is taken only as it fills.
 const QUEUE: usize = 64;
+/// The most a player's queue holds, however many spectators are allowed.
+const MAX_PLAYER_QUEUE: usize = 64 * QUEUE;
 /// Tungstenite's read buffer per socket (its default is 128 KiB, allocated per connection).
 const READ_BUFFER: usize = 4 * 1024;
 /// How long a closing socket waits for the peer's close frame.
@@ -60,6 +67,7 @@ impl Relay {
             max_peers: config.max_connections,
             max_per_ip: config.max_connections_per_ip,
             max_rooms: config.max_rooms,
+            max_spectators: config.max_spectators,
         });
         Self {
             rooms,
@@ -77,7 +85,8 @@ impl Relay {
         overflow: Arc<Notify>,
     ) {
         let id = seat.id();
-        info!(peer = %id, "peer joined");
+        let role = seat.role().name();
+        info!(peer = %id, role, "peer joined");
         let idle = self.config.idle_timeout;
         let idle_timer = sleep_until(Instant::now() + idle);
         tokio::pin!(idle_timer);
@@ -120,7 +129,7 @@ impl Relay {
         drop(seat);
         drop(outbox);
         close(socket, code, reason).await;
-        info!(peer = %id, reason, "peer left");
+        info!(peer = %id, role, reason, "peer left");
     }
 }
 
@@ -264,10 +273,12 @@ fn refuse(refusal: Refusal) -> Response {
 /// `GET /ws/{room}`: with websocket upgrade headers, admits the peer to `room` or refuses it
 /// with a status before upgrading; without them, answers whether the room could be joined now
 /// (`200 {"peers":N}` or the refusal), so that a browser, which cannot read the status of a
-/// failed websocket handshake, can learn why it failed.
+/// failed websocket handshake, can learn why it failed. With the query `watch`
+/// (`/ws/{room}?watch`) the peer is a spectator, admitted and introduced as such.
 pub(crate) async fn websocket(
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
     room: Result<Path<String>, PathRejection>,
+    uri: Uri,
     ConnectInfo(remote): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     State(relay): State<Relay>,
@@ -288,9 +299,14 @@ pub(crate) async fn websocket(
         return refuse(Refusal::OriginNotAllowed);
     }
     let ip = client_ip(remote.ip(), &headers, &relay.config.trusted_proxies);
+    let role = if uri.query().is_some_and(relay_api::is_watch_query) {
+        Role::Spectator
+    } else {
+        Role::Player
+    };
 
     let Ok(upgrade) = upgrade else {
-        return match relay.rooms.probe(&room, ip) {
+        return match relay.rooms.probe(&room, ip, role) {
             Ok(peers) => {
                 let peers = u32::try_from(peers).unwrap_or(u32::MAX);
                 json_response(StatusCode::OK, &RoomAnswer { peers })
@@ -300,17 +316,23 @@ pub(crate) async fn websocket(
     };
 
     let id = PeerId(uuid::Uuid::new_v4());
-    let (mailbox, outbox, overflow) = Mailbox::new(id, QUEUE);
+    let queue = match role {
+        Role::Player => QUEUE
+            .saturating_mul(relay.config.max_spectators.saturating_add(1))
+            .min(MAX_PLAYER_QUEUE),
+        Role::Spectator => QUEUE,
+    };
+    let (mailbox, outbox, overflow) = Mailbox::new(id, queue);
     // First in its queue, before any other peer can reach it.
     mailbox.post(&JsonPeerEvent::IdAssigned(id));
-    let seat = match relay.rooms.join(&room, ip, mailbox) {
+    let seat = match relay.rooms.join(&room, ip, role, mailbox) {
         Ok(seat) => seat,
         Err(refusal) => {
             debug!(?refusal, "websocket refused");
             return refuse(refusal);
         }
     };
-    debug!(peer = %id, %ip, "websocket upgrade");
+    debug!(peer = %id, role = role.name(), %ip, "websocket upgrade");
     let size = relay.config.max_message_size;
     upgrade
         .max_message_size(size)

@@ -121,21 +121,11 @@ impl Drop for Running {
     }
 }
 
-/// The whole path from the environment to `/ice-servers`. The clock here is the real one, so
-/// only the shape is checked, and that the credential is HMAC-SHA1 of the user name under the
-/// secret; the exact values are checked with a fixed clock in `relay.rs` and the unit tests.
-#[test]
-fn a_secret_from_the_environment_signs_the_served_turn_credentials() {
-    let secret = "north";
-    let child = relay()
+/// Starts the relay on a free port and returns it with the address it printed.
+fn start(command: &mut Command) -> (Running, String) {
+    let child = command
         .env("MOULIN_ADDR", "127.0.0.1:0")
         .env("MOULIN_STATIC_DIR", "/nonexistent/moulin-client")
-        .env("MOULIN_TURN_SECRET", secret)
-        .env("MOULIN_TURN_TTL", "2m")
-        .env(
-            "MOULIN_ICE_SERVERS",
-            "stun:turn.example.org:3478,turn:turn.example.org:3478?transport=udp",
-        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -156,6 +146,54 @@ fn a_secret_from_the_environment_signs_the_served_turn_credentials() {
         .and_then(|rest| rest.strip_suffix('/'))
         .unwrap_or_else(|| panic!("unexpected line {line:?}"))
         .to_owned();
+    (running, addr)
+}
+
+/// `--max-spectators` and `MOULIN_MAX_SPECTATORS` reach the relay, the flag winning: 0 refuses
+/// every spectator (the cap itself is tested in `relay.rs`).
+#[test]
+fn max_spectators_comes_from_the_flag_or_the_environment() {
+    let (running, addr) = start(relay().env("MOULIN_MAX_SPECTATORS", "0"));
+    let reply = test_support::get_blocking(&addr, "/ws/room1?watch");
+    assert_eq!(
+        (reply.status, reply.text().as_str()),
+        (409, r#"{"error":"too_many_spectators"}"#)
+    );
+    let reply = test_support::get_blocking(&addr, "/ws/room1");
+    assert_eq!(
+        (reply.status, reply.text().as_str()),
+        (200, r#"{"peers":0}"#)
+    );
+    drop(running);
+
+    let (running, addr) = start(
+        relay()
+            .env("MOULIN_MAX_SPECTATORS", "0")
+            .args(["--max-spectators", "3"]),
+    );
+    let reply = test_support::get_blocking(&addr, "/ws/room1?watch");
+    assert_eq!(
+        (reply.status, reply.text().as_str()),
+        (200, r#"{"peers":0}"#)
+    );
+    drop(running);
+}
+
+/// The whole path from the environment to `/ice-servers`. The clock here is the real one, so
+/// only the shape is checked, and that the credential is HMAC-SHA1 of the user name under the
+/// secret; the exact values are checked with a fixed clock in `relay.rs` and the unit tests.
+#[test]
+fn a_secret_from_the_environment_signs_the_served_turn_credentials() {
+    let secret = "north";
+    let (running, addr) = start(
+        relay()
+            .env("MOULIN_TURN_SECRET", secret)
+            .env("MOULIN_TURN_TTL", "2m")
+            .env(
+                "MOULIN_ICE_SERVERS",
+                "stun:turn.example.org:3478,turn:turn.example.org:3478?transport=udp",
+            ),
+    );
 
     let reply = test_support::get_blocking(&addr, "/ice-servers");
     assert_eq!(reply.status, 200);

@@ -119,8 +119,16 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The next event, skipping the relay's pings (tungstenite answers them as it reads).
-async fn next_event(ws: &mut Ws) -> JsonPeerEvent {
+/// What a peer hears: matchbox's events, or (players only) `{"Watcher":ID}`, a spectator to
+/// make an offer to.
+#[derive(Debug, PartialEq)]
+enum Heard {
+    Event(JsonPeerEvent),
+    Watcher(PeerId),
+}
+
+/// The next thing heard, skipping the relay's pings (tungstenite answers them as it reads).
+async fn next_heard(ws: &mut Ws) -> Heard {
     loop {
         let message = timeout(LIMIT, ws.next())
             .await
@@ -128,11 +136,43 @@ async fn next_event(ws: &mut Ws) -> JsonPeerEvent {
             .expect("websocket ended")
             .unwrap();
         match message {
-            Message::Text(text) => return JsonPeerEvent::from_str(&text).unwrap(),
+            Message::Text(text) => {
+                if let Ok(event) = JsonPeerEvent::from_str(&text) {
+                    return Heard::Event(event);
+                }
+                let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+                // The wire shape the browser is written against, as matchbox's `NewPeer`.
+                let id = value["Watcher"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("neither a matchbox event nor a Watcher: {text}"));
+                return Heard::Watcher(PeerId(id.parse().unwrap()));
+            }
             Message::Ping(_) => continue,
             other => panic!("expected a JSON event, got {other:?}"),
         }
     }
+}
+
+/// The next matchbox event, skipping the relay's pings.
+async fn next_event(ws: &mut Ws) -> JsonPeerEvent {
+    match next_heard(ws).await {
+        Heard::Event(event) => event,
+        other => panic!("expected a matchbox event, got {other:?}"),
+    }
+}
+
+/// Hears nothing but pings for a little while.
+async fn assert_silent(ws: &mut Ws, who: &str) {
+    let heard = timeout(Duration::from_millis(200), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Ping(_))) => continue,
+                other => return other,
+            }
+        }
+    })
+    .await;
+    assert!(heard.is_err(), "{who} heard {heard:?}");
 }
 
 /// Connects a peer and returns it with the id the relay assigned.
@@ -968,5 +1008,270 @@ async fn ice_servers_from_a_turn_secret_are_fresh_on_each_request_and_never_cach
         seen.push(username);
     }
     assert_ne!(seen[0], seen[1], "a later request gets a later expiry");
+    server.stop().await;
+}
+
+// --- spectators ---------------------------------------------------------------------------------
+
+/// `ws://ADDR/ws/ROOM?watch`, the URL a spectator joins `room` with.
+fn watch_url(server: &Relay, room: &str) -> String {
+    format!("{}?watch", server.room_url(room))
+}
+
+const TOO_MANY_SPECTATORS: (u16, &str) = (409, r#"{"error":"too_many_spectators"}"#);
+
+/// `n` spectators of `room`, with their ids.
+async fn spectators(server: &Relay, room: &str, n: usize) -> Vec<(Ws, PeerId)> {
+    let mut all = Vec::new();
+    for _ in 0..n {
+        all.push(join(&watch_url(server, room)).await);
+    }
+    all
+}
+
+#[tokio::test]
+async fn a_ninth_spectator_is_refused_while_eight_watch() {
+    let server = Relay::start_with(|_| {}).await;
+    let probe = |path: &'static str| get(server.addr, path, &[]);
+    assert_eq!(probe("/ws/show?watch").await.text(), r#"{"peers":0}"#);
+    let mut eight = spectators(&server, "show", 8).await;
+    let (mut host, _) = join(&server.room_url("show")).await;
+    for _ in 0..8 {
+        assert!(matches!(next_heard(&mut host).await, Heard::Watcher(_)));
+    }
+
+    let refused = try_join(&watch_url(&server, "show"), &[]).await.err();
+    assert_eq!(
+        refused
+            .as_ref()
+            .map(|(status, body)| (*status, body.as_str())),
+        Some(TOO_MANY_SPECTATORS)
+    );
+    for path in [
+        "/ws/show?watch",
+        "/ws/show?watch=1",
+        "/ws/show?lang=fr&watch",
+    ] {
+        let reply = probe(path).await;
+        assert_eq!(
+            (reply.status, reply.text().as_str()),
+            TOO_MANY_SPECTATORS,
+            "{path}"
+        );
+        assert_eq!(reply.header("content-type"), Some("application/json"));
+    }
+    // The players' seats are apart: a player may still join, and says there is one already.
+    assert_eq!(probe("/ws/show").await.text(), r#"{"peers":1}"#);
+    let health: serde_json::Value = serde_json::from_slice(&probe("/health").await.body).unwrap();
+    assert_eq!(
+        (health["peers"].as_u64(), health["spectators"].as_u64()),
+        (Some(9), Some(8))
+    );
+    assert_eq!((server.counts().peers, server.counts().spectators), (9, 8));
+
+    // One goes: the players hear it, and the place can be taken again.
+    let (gone, gone_id) = eight.pop().unwrap();
+    drop(gone);
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::PeerLeft(gone_id)
+    );
+    assert_eq!(probe("/ws/show?watch").await.text(), r#"{"peers":1}"#);
+    let (_again, again_id) = join(&watch_url(&server, "show")).await;
+    assert_eq!(next_heard(&mut host).await, Heard::Watcher(again_id));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn max_spectators_sets_the_cap_and_zero_turns_spectating_off() {
+    let server = Relay::start_with(|config| config.max_spectators = 2).await;
+    let _two = spectators(&server, "r", 2).await;
+    let refused = try_join(&watch_url(&server, "r"), &[]).await.err().unwrap();
+    assert_eq!((refused.0, refused.1.as_str()), TOO_MANY_SPECTATORS);
+    let _elsewhere = join(&watch_url(&server, "other")).await;
+    server.stop().await;
+
+    let server = Relay::start_with(|config| config.max_spectators = 0).await;
+    let refused = try_join(&watch_url(&server, "r"), &[]).await.err().unwrap();
+    assert_eq!((refused.0, refused.1.as_str()), TOO_MANY_SPECTATORS);
+    let reply = get(server.addr, "/ws/r?watch", &[]).await;
+    assert_eq!((reply.status, reply.text().as_str()), TOO_MANY_SPECTATORS);
+    assert_pair_works(&server, "r").await;
+    assert_eq!(server.counts().spectators, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn spectators_count_for_the_relay_wide_limits() {
+    let server = Relay::start_with(|config| {
+        config.max_rooms = 1;
+        config.max_connections = 3;
+        config.max_connections_per_ip = 3;
+    })
+    .await;
+    let (_watcher, _) = join(&watch_url(&server, "a")).await;
+    let refused = try_join(&server.room_url("b"), &[]).await.err();
+    assert_eq!(
+        refused,
+        Some((503, r#"{"error":"too_many_rooms"}"#.to_owned())),
+        "a room opened by a spectator counts"
+    );
+    let _players = (
+        join(&server.room_url("a")).await,
+        join(&server.room_url("a")).await,
+    );
+    let refused = try_join(&watch_url(&server, "a"), &[]).await.err();
+    assert_eq!(
+        refused.unwrap().0,
+        503,
+        "spectators and players share the cap"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_players_meet_and_signal_beside_eight_spectators_and_a_third_is_refused() {
+    let server = Relay::start_with(|_| {}).await;
+    let mut eight = spectators(&server, "full", 8).await;
+    let ids: Vec<PeerId> = eight.iter().map(|(_, id)| *id).collect();
+
+    let (mut host, host_id) = join(&server.room_url("full")).await;
+    let (mut guest, guest_id) = join(&server.room_url("full")).await;
+    // The host: a Watcher per spectator there before it, then the guest.
+    for &id in &ids {
+        assert_eq!(next_heard(&mut host).await, Heard::Watcher(id));
+    }
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(guest_id)
+    );
+    // The guest: no NewPeer (the host offers), a Watcher per spectator.
+    for &id in &ids {
+        assert_eq!(next_heard(&mut guest).await, Heard::Watcher(id));
+    }
+    let offer = serde_json::json!({ "Signal": { "receiver": guest_id, "data": "offer" } });
+    host.send(Message::text(offer.to_string())).await.unwrap();
+    assert_eq!(
+        next_event(&mut guest).await,
+        JsonPeerEvent::Signal {
+            sender: host_id,
+            data: serde_json::json!("offer")
+        }
+    );
+    let answer = serde_json::json!({ "Signal": { "receiver": host_id, "data": "answer" } });
+    guest.send(Message::text(answer.to_string())).await.unwrap();
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::Signal {
+            sender: guest_id,
+            data: serde_json::json!("answer")
+        }
+    );
+
+    let refused = try_join(&server.room_url("full"), &[]).await.err().unwrap();
+    assert_eq!((refused.0, refused.1.as_str()), ROOM_FULL);
+    let probe = get(server.addr, "/ws/full", &[]).await;
+    assert_eq!((probe.status, probe.text().as_str()), ROOM_FULL);
+    // Spectators heard nothing of the players joining: the players will offer.
+    for (i, (ws, _)) in eight.iter_mut().enumerate() {
+        assert_silent(ws, &format!("spectator {i}")).await;
+    }
+    assert_eq!((server.counts().peers, server.counts().spectators), (10, 8));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_hears_watcher_for_a_spectator_before_or_after_it_and_peer_left_when_it_goes() {
+    let server = Relay::start_with(|_| {}).await;
+    let (before, before_id) = join(&watch_url(&server, "r")).await;
+    let (mut host, _) = join(&server.room_url("r")).await;
+    assert_eq!(next_heard(&mut host).await, Heard::Watcher(before_id));
+    let (mut after, after_id) = join(&watch_url(&server, "r")).await;
+    assert_eq!(next_heard(&mut host).await, Heard::Watcher(after_id));
+
+    drop(before);
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::PeerLeft(before_id)
+    );
+    // Spectators never meet: the other one heard nothing of it, nor of its arrival.
+    assert_silent(&mut after, "the other spectator").await;
+    after.close(None).await.unwrap();
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::PeerLeft(after_id)
+    );
+    server
+        .wait_for_counts(|c| c.peers == 1 && c.spectators == 0)
+        .await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn spectators_signal_players_only_and_hear_a_player_leave() {
+    let server = Relay::start_with(|_| {}).await;
+    let (mut host, host_id) = join(&server.room_url("r")).await;
+    let (mut guest, guest_id) = join(&server.room_url("r")).await;
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::NewPeer(guest_id)
+    );
+    let (mut one, one_id) = join(&watch_url(&server, "r")).await;
+    let (mut two, two_id) = join(&watch_url(&server, "r")).await;
+    for player in [&mut host, &mut guest] {
+        assert_eq!(next_heard(player).await, Heard::Watcher(one_id));
+        assert_eq!(next_heard(player).await, Heard::Watcher(two_id));
+    }
+    let signal = |to: PeerId, data: &str| {
+        Message::text(serde_json::json!({ "Signal": { "receiver": to, "data": data } }).to_string())
+    };
+
+    // The player offers; the spectator answers.
+    host.send(signal(one_id, "offer")).await.unwrap();
+    assert_eq!(
+        next_event(&mut one).await,
+        JsonPeerEvent::Signal {
+            sender: host_id,
+            data: serde_json::json!("offer")
+        }
+    );
+    one.send(signal(host_id, "answer")).await.unwrap();
+    assert_eq!(
+        next_event(&mut host).await,
+        JsonPeerEvent::Signal {
+            sender: one_id,
+            data: serde_json::json!("answer")
+        }
+    );
+    // To another spectator, or to nobody: dropped, and the sender stays connected.
+    one.send(signal(two_id, "psst")).await.unwrap();
+    one.send(signal(PeerId(uuid_nil()), "void")).await.unwrap();
+    one.send(signal(guest_id, "to the guest")).await.unwrap();
+    assert_eq!(
+        next_event(&mut guest).await,
+        JsonPeerEvent::Signal {
+            sender: one_id,
+            data: serde_json::json!("to the guest")
+        }
+    );
+    assert_silent(&mut two, "the other spectator").await;
+    assert_silent(&mut host, "the host").await;
+
+    // No game state: a spectator arriving now hears nothing of what passed.
+    let (mut late, late_id) = join(&watch_url(&server, "r")).await;
+    for player in [&mut host, &mut guest] {
+        assert_eq!(next_heard(player).await, Heard::Watcher(late_id));
+    }
+    assert_silent(&mut late, "the late spectator").await;
+
+    // A player goes: everyone left in the room hears it.
+    host.close(None).await.unwrap();
+    for ws in [&mut guest, &mut one, &mut two, &mut late] {
+        assert_eq!(next_event(ws).await, JsonPeerEvent::PeerLeft(host_id));
+    }
+    drop((guest, one, two, late));
+    server
+        .wait_for_counts(|counts| counts == signaling::Counts::default())
+        .await;
     server.stop().await;
 }

@@ -71,16 +71,19 @@ pub struct Refused {
     pub error: Refusal,
 }
 
-/// The body of the relay's answer to a plain `GET /ws/<room>` it would let join: how many
-/// players are in the room now, `{"peers":1}`.
+/// The body of the relay's answer to a plain `GET /ws/<room>` (or `/ws/<room>?watch`) it would
+/// let join: how many players are in the room now, `{"peers":1}`. A spectator's probe answers
+/// the same count of players (spectators are not counted in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct RoomAnswer {
-    /// Players in the room (0 or 1: a room of two refuses with [`Refusal::RoomFull`]).
+    /// Players in the room (0 or 1 for a player's probe: a room of two refuses a player with
+    /// [`Refusal::RoomFull`]; 0, 1 or 2 for a spectator's).
     pub peers: u32,
 }
 
-/// The body of `GET /health`: `{"status":"ok","rooms":…,"peers":…,"connections":…}`.
+/// The body of `GET /health`:
+/// `{"status":"ok","rooms":…,"peers":…,"spectators":…,"connections":…}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Health {
@@ -88,8 +91,13 @@ pub struct Health {
     pub status: String,
     /// Rooms open.
     pub rooms: usize,
-    /// Peers in them.
+    /// Peers in them: every signalling websocket, players and spectators alike (what
+    /// `--max-connections` caps).
     pub peers: usize,
+    /// Of those peers, the spectators (`/ws/<room>?watch`). Absent from a relay older than
+    /// spectators: read as 0.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub spectators: usize,
     /// Open TCP connections (this request's own included).
     pub connections: usize,
 }
@@ -140,6 +148,26 @@ impl IceServer {
     }
 }
 
+/// The query that makes a websocket to `/ws/<room>` a spectator's: `/ws/<room>?watch` (any
+/// value, or none). A spectator takes no seat: it is one of at most `--max-spectators` (8 by
+/// default) beside the two players, and a player makes the WebRTC offer to it.
+pub const WATCH_QUERY: &str = "watch";
+
+/// The event the relay writes to each player when a spectator is in the room:
+/// `{"Watcher":"<spectator's peer id>"}`, the shape of matchbox's `{"NewPeer":"<id>"}`. A player
+/// receives one when a spectator joins, and one per spectator already there when it joins
+/// itself; the player then makes the offer. Spectators never receive it (they never meet each
+/// other), nor `NewPeer`.
+pub const WATCHER_EVENT: &str = "Watcher";
+
+/// Whether a websocket URL's query (the part after `?`) makes it a spectator's: it holds the key
+/// [`WATCH_QUERY`] (`watch`, `watch=`, `watch=1`, `a=b&watch`).
+pub fn is_watch_query(query: &str) -> bool {
+    query
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some(WATCH_QUERY))
+}
+
 /// Longest room name the relay accepts.
 pub const MAX_ROOM_LEN: usize = 64;
 
@@ -161,8 +189,12 @@ pub enum Refusal {
     BadRoom,
     /// The page comes from an origin the relay does not serve. `403 origin_not_allowed`.
     OriginNotAllowed,
-    /// The room already holds its two peers. `409 room_full`.
+    /// The room already holds its two players. `409 room_full`. (Never said to a spectator.)
     RoomFull,
+    /// The room already holds as many spectators as the relay allows (`--max-spectators`, 8 by
+    /// default; with 0, every spectator is refused). `409 too_many_spectators`. (Never said to a
+    /// player.)
+    TooManySpectators,
     /// This address holds too many websockets already. `429 too_many_connections`.
     #[cfg_attr(feature = "serde", serde(rename = "too_many_connections"))]
     TooManyFromIp,
@@ -174,9 +206,10 @@ pub enum Refusal {
 
 impl Refusal {
     /// Every refusal.
-    pub const ALL: [Refusal; 6] = [
+    pub const ALL: [Refusal; 7] = [
         Refusal::BadRoom,
         Refusal::OriginNotAllowed,
+        Refusal::TooManySpectators,
         Refusal::RoomFull,
         Refusal::TooManyFromIp,
         Refusal::TooManyRooms,
@@ -188,7 +221,7 @@ impl Refusal {
         match self {
             Refusal::BadRoom => 400,
             Refusal::OriginNotAllowed => 403,
-            Refusal::RoomFull => 409,
+            Refusal::RoomFull | Refusal::TooManySpectators => 409,
             Refusal::TooManyFromIp => 429,
             Refusal::TooManyRooms | Refusal::RelayFull => 503,
         }
@@ -200,6 +233,7 @@ impl Refusal {
             Refusal::BadRoom => "bad_room",
             Refusal::OriginNotAllowed => "origin_not_allowed",
             Refusal::RoomFull => "room_full",
+            Refusal::TooManySpectators => "too_many_spectators",
             Refusal::TooManyFromIp => "too_many_connections",
             Refusal::TooManyRooms => "too_many_rooms",
             Refusal::RelayFull => "relay_full",
@@ -211,8 +245,9 @@ impl Refusal {
         Refusal::ALL.into_iter().find(|r| r.code() == code)
     }
 
-    /// The refusal a status means, when the body could not be read (503 is read as
-    /// [`Refusal::RelayFull`]: either way the relay is busy).
+    /// The refusal a status means, when the body could not be read (409 is read as
+    /// [`Refusal::RoomFull`] and 503 as [`Refusal::RelayFull`]: the last of [`Refusal::ALL`]
+    /// with that status).
     pub fn from_status(status: u16) -> Option<Refusal> {
         Refusal::ALL
             .into_iter()
@@ -279,6 +314,25 @@ mod tests {
             Some(Refusal::RoomFull)
         );
         assert_eq!(Refusal::from_status_and_code(500, None), None);
+        assert_eq!(
+            Refusal::from_status_and_code(409, Some("too_many_spectators")),
+            Some(Refusal::TooManySpectators)
+        );
+        assert_eq!(Refusal::TooManySpectators.status(), 409);
+        assert_eq!(
+            Refusal::TooManySpectators.to_string(),
+            "409 too_many_spectators"
+        );
+    }
+
+    #[test]
+    fn a_watch_query_makes_a_spectator() {
+        for watch in ["watch", "watch=", "watch=1", "a=b&watch", "watch&a"] {
+            assert!(is_watch_query(watch), "{watch}");
+        }
+        for not in ["", "watcher", "a=watch", "swatch", "a&b"] {
+            assert!(!is_watch_query(not), "{not}");
+        }
     }
 
     #[cfg(feature = "json")]
@@ -295,6 +349,30 @@ mod tests {
             Some(Refusal::RelayFull)
         );
         assert_eq!(Refusal::from_answer(500, ""), None);
+        assert_eq!(
+            Refusal::from_answer(409, r#"{"error":"too_many_spectators"}"#),
+            Some(Refusal::TooManySpectators)
+        );
+    }
+
+    #[cfg(feature = "json")]
+    #[test]
+    fn health_counts_spectators_apart() {
+        let health = Health {
+            status: "ok".into(),
+            rooms: 1,
+            peers: 3,
+            spectators: 1,
+            connections: 4,
+        };
+        let text = serde_json::to_string(&health).unwrap();
+        assert_eq!(
+            text,
+            r#"{"status":"ok","rooms":1,"peers":3,"spectators":1,"connections":4}"#
+        );
+        let older: Health =
+            serde_json::from_str(r#"{"status":"ok","rooms":1,"peers":2,"connections":3}"#).unwrap();
+        assert_eq!(older.spectators, 0);
     }
 
     #[cfg(feature = "json")]

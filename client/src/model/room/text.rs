@@ -330,6 +330,8 @@ pub fn refused(r: Refusal) -> &'static str {
         Refusal::OriginNotAllowed => t::bad_origin(),
         Refusal::TooManyFromIp | Refusal::TooManyRooms | Refusal::RelayFull => t::relay_busy(),
         Refusal::BadRoom => t::bad_room_name(),
+        // Said only to a spectator (`/ws/<room>?watch`): the spectator's page shows it.
+        Refusal::TooManySpectators => t::too_many_spectators(),
     }
 }
 
