@@ -101,7 +101,7 @@ pub fn event<J: Json>(message: &J) -> Option<Event> {
     if let Some(id) = id("NewPeer") {
         return Some(Event::NewPeer(id));
     }
-    if let Some(id) = id("Watcher") {
+    if let Some(id) = id(relay_api::WATCHER_EVENT) {
         return Some(Event::Watcher(id));
     }
     if let Some(id) = id("PeerLeft") {
