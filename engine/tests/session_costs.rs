@@ -60,20 +60,8 @@ fn an_answer_crossing_an_expiry_costs_what_it_crossed_not_the_room() {
     // The guest's offer expires (its session withdraws it); the host answers it again and
     // again, declaring that withdrawal unseen: each answer folds before it, and is judged in the
     // state it declares. Once, each one folded the whole room again.
-    let costs = both_sizes(|base| {
-        let mut net = base.clone();
-        net.exchange(Seat::Guest, Command::Propose(Proposal::Draw));
-        let offer = net.guest().room().open[1].unwrap().seq;
-        let seen = of(net.guest(), Seat::Guest).last().unwrap().hash();
-        net.advance(61_000);
-        let victim = net.guest().clone();
-        let reply = Body::Reply {
-            proposal: offer,
-            accept: true,
-        };
-        let messages = chained(&of(&victim, Seat::Host), Seat::Host, seen, MESSAGES, reply);
-        (victim, messages)
-    });
+    // The attack as the live figures run it (examples/common/attacks.rs).
+    let costs = both_sizes(|base| attacks::live("crossing", base, MESSAGES).unwrap());
     for (w, _) in costs {
         // Per entry: its own fold, what it crossed folded again (an entry or two here), the
         // way back to the copy before its place, and to the copy before the state it declares,
@@ -94,16 +82,7 @@ fn an_answer_crossing_an_expiry_costs_what_it_crossed_not_the_room() {
 
 #[test]
 fn void_entries_cost_a_few_steps_each_whatever_the_room() {
-    let costs = both_sizes(|base| {
-        let victim = base.host().clone();
-        let seen = of(&victim, Seat::Host).last().unwrap().hash();
-        let no = Body::Reply {
-            proposal: 9_999,
-            accept: true,
-        };
-        let messages = chained(&of(&victim, Seat::Guest), Seat::Guest, seen, MESSAGES, no);
-        (victim, messages)
-    });
+    let costs = both_sizes(|base| attacks::live("void", base, MESSAGES).unwrap());
     for (w, _) in costs {
         // Up to date: folded once, and judged in the room's own state (a fault).
         assert!(w.applied <= 2 * MESSAGES as u64, "{w:?}");
@@ -157,17 +136,7 @@ fn heads_asking_for_everything_cost_one_resend_per_connection() {
 
 #[test]
 fn challenges_get_at_most_two_proofs_per_connection() {
-    let costs = both_sizes(|base| {
-        let victim = base.host().clone();
-        let messages = (0..MESSAGES as u64)
-            .map(|i| {
-                let mut c = [0u8; 16];
-                c[..8].copy_from_slice(&i.to_le_bytes());
-                wire::encode(&Message::Challenge(c))
-            })
-            .collect();
-        (victim, messages)
-    });
+    let costs = both_sizes(|base| attacks::live("challenge", base, MESSAGES).unwrap());
     for (w, _) in costs {
         assert!(w.signed <= 2, "{w:?}");
     }
