@@ -4,6 +4,8 @@
 
 #[cfg(feature = "local")]
 pub mod computer;
+#[cfg(feature = "local")]
+pub mod game;
 pub mod history;
 #[cfg(feature = "local")]
 pub mod meta;

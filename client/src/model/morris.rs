@@ -1,474 +1,257 @@
-//! The Nine Men's Morris page as a model, hot-seat or against the computer: the game and its
-//! undo stack, the selected piece, the keyboard focus, the last refusal, the settings (the
-//! rules, the turn limit; level and side against the computer, chosen before « Commencer »),
-//! the new-game dialog, and the computer ([`Computer`]: its turns and the hints). The game
-//! kept by the browser comes back through [`Model::restore`] ([`super::saved`]).
-//! [`Model::update`] returns what the page must do.
+//! Nine Men's Morris on the local pages, hot-seat or against the computer: what the page model
+//! ([`super::game::Model`]) needs of the game ([`PageGame`]). A click selects a piece, moves or
+//! places ([`selection::click`]); the page's own state ([`State`]) is the selection, the rules
+//! and the turn limit (chosen before the first move — against the computer, before
+//! « Commencer » — or in the « Nouvelle partie » dialog), with the events that set them
+//! ([`Setting`]).
 
-use super::computer::{Computer, Effect, Input, Side};
-use super::history::{Browse, HistoryView, Nav};
+use super::computer::Effect;
+use super::game::{self, PageGame};
 use super::rules::{RulesForm, RulesInput};
-use super::saved;
 use super::selection::{self, Click};
-use super::speech::Speech;
 use super::text;
 use super::NewGameDialog;
 use crate::i18n::{t, Text};
-use engine::ai::Level;
-use engine::morris::{Morris, Phase, Point, Points, Rules};
-use engine::{Direction, Game, Player, Table};
+use engine::morris::{Morris, Phase, Point, Points, Rules, Turn};
+use engine::{Direction, Game, Player};
 
-/// What the player did.
+/// The Morris page's model.
+pub type Model = game::Model<Morris>;
+/// What the player did on the Morris page.
+pub type Event = game::Event<Morris>;
+
+/// The Morris page's own events.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Event {
-    /// A click, or Enter/Space on the focused point.
-    Activate(Point),
-    /// An arrow key on the board.
-    Arrow(Direction),
-    /// « Annuler ».
-    Undo,
-    /// « Nouvelle partie »: opens the confirmation.
-    AskNewGame,
+pub enum Setting {
     /// The limit typed in the confirmation.
     DialogLimit(String),
-    /// « Commencer » in the confirmation.
-    ConfirmNewGame,
-    /// « Reprendre la partie »: closes the confirmation, keeping game and limit.
-    CancelNewGame,
     /// The turn-limit setting under the rules (applies before the first move only).
     Limit(String),
     /// The rules: in the open dialog, else on the page before the first move.
     Rules(RulesInput),
-    /// Against the computer, its level: in the open dialog, else before the first move.
-    Level(Level),
-    /// Against the computer, the player's side: in the open dialog, else before the first move.
-    Side(Side),
-    /// « Commencer » against the computer: the settings are chosen, the game begins.
-    Start,
-    /// « Suggérer un coup ».
-    Hint,
-    /// The worker or the timer reported.
-    Computer(Input),
-    /// Going back through the game (a turn clicked, ←, →, Home, End, « Retour à la partie »).
-    History(Nav),
 }
 
-/// The page's whole state.
+/// The Morris page's own state.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
-    table: Table<Morris>,
+pub struct State {
     /// The selected piece (moving stage), never sent anywhere.
     pub selected: Option<Point>,
-    /// The point with the keyboard focus.
-    pub focus: Point,
-    /// The last refusal.
-    pub notice: Option<Text>,
     /// The turn-limit setting as typed.
     pub limit_text: String,
     /// Why the typed setting was refused.
     pub limit_error: Option<Text>,
     /// The rules as chosen on the page (they apply before the first move).
     pub rules: RulesForm,
-    /// The open « Nouvelle partie » confirmation.
-    pub dialog: Option<NewGameDialog>,
     /// The rules chosen in the open confirmation, for the next game.
     pub dialog_rules: Option<RulesForm>,
-    /// The computer: the opponent (computer mode) and the hints.
-    pub computer: Computer<Morris>,
-    /// The position shown: live, or a past one (read-only).
-    pub browse: Browse,
-    /// The moves in words, for the live region.
-    pub speech: Speech,
-    /// The game was taken back from the browser's storage (« Partie reprise »), until the
-    /// player acts.
-    pub resumed: bool,
 }
 
-impl Default for Model {
-    fn default() -> Model {
-        Model::new()
+impl PageGame for Morris {
+    type Focus = Point;
+    type State = State;
+    type Setting = Setting;
+    const HOT_SEAT_SETTINGS: bool = true;
+
+    fn fresh() -> Morris {
+        Morris::new()
+    }
+    fn state(start: &Morris) -> State {
+        State {
+            selected: None,
+            limit_text: start.max_turns().to_string(),
+            limit_error: None,
+            rules: RulesForm::new(start.rules()),
+            dialog_rules: None,
+        }
+    }
+    fn first_focus() -> Point {
+        Point::new(0).expect("point 0")
+    }
+    fn toward(p: Point, d: Direction) -> Point {
+        p.toward(d)
+    }
+    fn click(m: &mut Model, p: Point) -> Vec<Effect> {
+        click(m, p)
+    }
+    fn setting(m: &mut Model, setting: Setting) -> Vec<Effect> {
+        match setting {
+            Setting::DialogLimit(text) => {
+                if let Some(d) = m.dialog.as_mut() {
+                    d.limit_text = text;
+                    d.error = None;
+                }
+                Vec::new()
+            }
+            Setting::Limit(text) => limit(m, text),
+            Setting::Rules(input) => rules(m, input),
+        }
+    }
+    fn has_step(s: &State) -> bool {
+        s.selected.is_some()
+    }
+    fn drop_step(s: &mut State) -> bool {
+        s.selected.take().is_some()
+    }
+    fn refused(s: &State) -> bool {
+        s.limit_error.is_some() || s.rules.error.is_some()
+    }
+    fn open_dialog(game: &Morris, s: &mut State) -> NewGameDialog {
+        s.dialog_rules = Some(RulesForm::new(game.rules()));
+        NewGameDialog {
+            limit_text: game.max_turns().to_string(),
+            error: None,
+        }
+    }
+    fn close_dialog(s: &mut State) {
+        s.dialog_rules = None;
+    }
+    fn next_game(m: &mut Model) -> Option<Morris> {
+        next_game(m)
+    }
+    fn computer_step(g: &Morris) -> Option<String> {
+        (g.phase() == Phase::Capture)
+            .then(|| t::computer_captures(text::colour(g.to_move().opponent())))
+    }
+    fn to_do(g: &Morris, human: Option<Player>) -> String {
+        to_do(g, human)
+    }
+    fn mark(_: Player) -> String {
+        String::new()
+    }
+    fn turn_words(turn: Turn) -> String {
+        text::morris_turn(turn)
+    }
+    fn history_extra(g: &Morris) -> (Option<String>, Option<String>) {
+        let pending = (g.phase() == Phase::Capture)
+            .then(|| g.last_turn().map(|t| format!("{t}x…")))
+            .flatten();
+        (pending, Some(text::rules_name(g.rules())))
     }
 }
 
 impl Model {
-    /// A fresh hot-seat game with the default limit.
-    pub fn new() -> Model {
-        Model::with(Computer::hints_only(0))
-    }
-
-    /// A fresh game against the computer (« Facile », the player Blue), its settings to be
-    /// chosen before « Commencer »; `seed` varies the games.
-    pub fn against_computer(seed: u64) -> Model {
-        Model::with(Computer::against(Level::Easy, Side::Blue, seed))
-    }
-
-    fn with(computer: Computer<Morris>) -> Model {
-        let game = Morris::new();
-        Model {
-            limit_text: game.max_turns().to_string(),
-            table: Table::new(game),
-            selected: None,
-            focus: Point::new(0).expect("point 0"),
-            notice: None,
-            limit_error: None,
-            rules: RulesForm::new(Rules::NINE),
-            dialog: None,
-            dialog_rules: None,
-            computer,
-            browse: Browse::default(),
-            speech: Speech::default(),
-            resumed: false,
-        }
-    }
-
-    /// The game.
-    pub fn game(&self) -> &Morris {
-        self.table.game()
-    }
-
-    /// The game with its history.
-    pub fn table(&self) -> &Table<Morris> {
-        &self.table
-    }
-
-    /// True when « Annuler » does something.
-    pub fn can_undo(&self) -> bool {
-        self.selected.is_some() || self.computer.can_undo(&self.table)
-    }
-
     /// True while the settings may change on the page: before the first move in hot-seat,
     /// until « Commencer » against the computer.
     pub fn limit_editable(&self) -> bool {
-        self.table.is_untouched()
-            && (self.computer.opponent.is_none() || self.computer.setting_up())
-    }
-
-    /// A setting typed on the page was refused (the turn limit, the `quiet` number): the field
-    /// shows it, and no move is played until it is corrected — the game never runs under a
-    /// value other than the one on screen.
-    pub fn settings_refused(&self) -> bool {
-        self.limit_editable() && (self.limit_error.is_some() || self.rules.error.is_some())
-    }
-
-    /// What the browser keeps of this page ([`saved::write`]).
-    pub fn saved(&self) -> String {
-        saved::write(&self.table, self.computer.opponent)
+        self.settings_editable()
     }
 
     /// Destinations of the selected piece (pale green).
     pub fn destinations(&self) -> Points {
-        self.selected
+        self.own
+            .selected
             .map_or(Points::EMPTY, |p| self.game().destinations(p))
     }
+}
 
-    /// The position the board shows: the live game, or a past one.
-    pub fn shown(&self) -> &Morris {
-        self.browse.shown(&self.table)
-    }
-
-    /// The history panel.
-    pub fn history(&self) -> HistoryView {
-        let g = self.game();
-        let pending = (g.phase() == Phase::Capture)
-            .then(|| g.last_turn().map(|t| format!("{t}x…")))
-            .flatten();
-        HistoryView {
-            rules: Some(text::rules_name(g.rules())),
-            ..HistoryView::of(&self.table, pending, self.browse)
-        }
-    }
-
-    /// Handles one event; says what the page must do.
-    pub fn update(&mut self, event: Event) -> Vec<Effect> {
-        let effects = self.handle(event);
-        self.speech.heard(&self.table);
-        // The live game may have changed (an undo, a new game, the computer's turn): a past
-        // position still shown stays, one taken back gives way to the live game.
-        self.browse.fit_to(&self.table);
-        effects
-    }
-
-    fn handle(&mut self, event: Event) -> Vec<Effect> {
-        if matches!(
-            event,
-            Event::Activate(_) | Event::Undo | Event::ConfirmNewGame | Event::Start
-        ) {
-            self.resumed = false;
-        }
-        match event {
-            Event::History(nav) => {
-                // A refusal was about the position left behind.
-                self.notice = None;
-                self.browse.go_on(nav, &self.table)
-            }
-            Event::Activate(p) => {
-                self.focus = p;
-                return self.activate(p);
-            }
-            Event::Arrow(d) => self.focus = self.focus.toward(d),
-            Event::Start if self.settings_refused() => {
-                self.notice = Some(Text::of(t::settings_refused));
-            }
-            Event::Start if self.computer.setting_up() => {
-                self.notice = None;
-                self.computer.begin();
-                self.speech.restart(&self.table);
-                return self.computer.settle(&self.table);
-            }
-            Event::Start => {}
-            Event::Undo => {
-                self.notice = None;
-                self.browse = Browse::default();
-                if self.selected.take().is_none() {
-                    return self.computer.undo(&mut self.table);
+/// A click on `p` the page takes: a step of the player's turn ([`selection::click`]).
+fn click(m: &mut Model, p: Point) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    m.notice = match selection::click(m.game(), m.own.selected, p) {
+        Click::Play(action) => match m.table.play(action) {
+            Ok(()) => {
+                m.own.selected = None;
+                // A hint whose first step was just played still shows its capture.
+                let hint = m.computer.hint.filter(|h| h.step() == action);
+                effects = m.computer.settle(&m.table);
+                if m.game().phase() == Phase::Capture {
+                    m.computer.hint = hint;
                 }
-            }
-            Event::AskNewGame | Event::DialogLimit(_) | Event::ConfirmNewGame => {
-                return self.new_game(event)
-            }
-            Event::CancelNewGame => {
-                self.dialog = None;
-                self.dialog_rules = None;
-                self.computer.draft = None;
-            }
-            Event::Rules(input) => return self.rules(input),
-            Event::Limit(text) => return self.limit(text),
-            Event::Level(level) => return self.setting(Some(level), None),
-            Event::Side(side) => return self.setting(None, Some(side)),
-            Event::Hint => return self.computer.ask_hint(&self.table),
-            Event::Computer(input) => return self.computer.input(&mut self.table, input),
-        }
-        Vec::new()
-    }
-
-    /// « Nouvelle partie », the limit typed in its confirmation, and « Commencer » there.
-    fn new_game(&mut self, event: Event) -> Vec<Effect> {
-        match event {
-            // The settings are on screen already, with « Commencer ».
-            Event::AskNewGame if self.computer.setting_up() => {}
-            Event::AskNewGame => {
-                self.computer.open_draft();
-                self.dialog = Some(NewGameDialog {
-                    limit_text: self.game().max_turns().to_string(),
-                    error: None,
-                });
-                self.dialog_rules = Some(RulesForm::new(self.game().rules()));
-            }
-            Event::DialogLimit(text) => {
-                if let Some(d) = self.dialog.as_mut() {
-                    d.limit_text = text;
-                    d.error = None;
-                }
-            }
-            _ => return self.confirm_new_game(),
-        }
-        Vec::new()
-    }
-
-    /// « Commencer » in the confirmation: the next game under the rules and limit chosen there,
-    /// unless one is refused (its message is on screen, nothing starts).
-    fn confirm_new_game(&mut self) -> Vec<Effect> {
-        let Some(dialog) = self.dialog.as_mut() else {
-            return Vec::new();
-        };
-        let form = self
-            .dialog_rules
-            .clone()
-            .unwrap_or_else(|| RulesForm::new(self.table.game().rules()));
-        if form.error.is_some() {
-            return Vec::new();
-        }
-        match parse_limit(&dialog.limit_text, form.rules) {
-            Ok(game) => {
-                self.limit_text = game.max_turns().to_string();
-                self.limit_error = None;
-                self.rules = form;
-                self.dialog_rules = None;
-                self.table.reset(game);
-                self.speech.restart(&self.table);
-                self.selected = None;
-                self.notice = None;
-                self.dialog = None;
-                self.browse = Browse::default();
-                self.computer.start();
-                self.computer.settle(&self.table)
-            }
-            Err(e) => {
-                dialog.error = Some(e);
-                Vec::new()
-            }
-        }
-    }
-
-    /// The rules: in the open dialog, else on the page before the first move.
-    fn rules(&mut self, input: RulesInput) -> Vec<Effect> {
-        if let Some(form) = self.dialog_rules.as_mut() {
-            form.apply(input);
-        } else if self.limit_editable() && self.rules.apply(input) {
-            let limit = self.game().max_turns();
-            let game =
-                Morris::with_rules(self.rules.rules, limit.into()).expect("the game's own limit");
-            self.table.reset(game);
-            return self.computer.settle(&self.table);
-        }
-        Vec::new()
-    }
-
-    /// The turn limit typed on the page, before the first move.
-    fn limit(&mut self, text: String) -> Vec<Effect> {
-        if !self.limit_editable() {
-            return Vec::new();
-        }
-        self.limit_text = text;
-        match parse_limit(&self.limit_text, self.game().rules()) {
-            Ok(game) => {
-                self.table.reset(game);
-                self.limit_error = None;
-                self.computer.settle(&self.table)
-            }
-            Err(e) => {
-                self.limit_error = Some(e);
-                Vec::new()
-            }
-        }
-    }
-
-    /// Takes back the game the browser kept for this page ([`saved::write`]'s text, found
-    /// when the page opens), when it is one for this page (a game against the computer for the
-    /// computer's page): under way, it goes on (the computer plays if it is its turn);
-    /// untouched, its settings are offered again. Anything else changes nothing.
-    pub fn restore(&mut self, text: &str) -> Vec<Effect> {
-        let Some(kept) = saved::read::<Morris>(text) else {
-            return Vec::new();
-        };
-        if kept.opponent.is_some() != self.computer.opponent.is_some() {
-            return Vec::new();
-        }
-        let start = kept.table.position(0);
-        self.limit_text = start.max_turns().to_string();
-        self.limit_error = None;
-        self.rules = RulesForm::new(start.rules());
-        self.resumed = !kept.table.is_untouched();
-        if let Some(o) = kept.opponent {
-            self.computer.resume(o, self.resumed);
-        }
-        self.table = kept.table;
-        self.selected = None;
-        self.notice = None;
-        self.dialog = None;
-        self.dialog_rules = None;
-        self.browse = Browse::default();
-        self.speech = Speech::following(&self.table);
-        if self.resumed {
-            self.speech.say(t::resumed());
-        }
-        self.speech.flush();
-        self.computer.settle(&self.table)
-    }
-
-    /// A level or side: in the open dialog, or on the page before the first move.
-    fn setting(&mut self, level: Option<Level>, side: Option<Side>) -> Vec<Effect> {
-        if let Some((l, s)) = self.computer.draft.as_mut() {
-            *l = level.unwrap_or(*l);
-            *s = side.unwrap_or(*s);
-        } else if self.limit_editable() {
-            self.computer.set(level, side);
-            return self.computer.settle(&self.table);
-        }
-        Vec::new()
-    }
-
-    /// A click, or Enter/Space, on `p`: refused while a past position is shown, before
-    /// « Commencer », under a refused setting and on the computer's turn; else a step of the
-    /// player's turn ([`selection::click`]).
-    fn activate(&mut self, p: Point) -> Vec<Effect> {
-        let refusal: Option<fn() -> &'static str> = if !self.browse.is_live() {
-            Some(t::read_only)
-        } else if self.computer.setting_up() {
-            Some(t::setup_first)
-        } else if self.settings_refused() {
-            Some(t::settings_refused)
-        } else {
-            None
-        };
-        if let Some(why) = refusal {
-            self.notice = Some(Text::of(why));
-            return Vec::new();
-        }
-        if self.computer.plays(self.game()) {
-            self.notice = Some(self.computer.busy());
-            return Vec::new();
-        }
-        let mut effects = Vec::new();
-        self.notice = match selection::click(self.game(), self.selected, p) {
-            Click::Play(action) => match self.table.play(action) {
-                Ok(()) => {
-                    self.selected = None;
-                    // A hint whose first step was just played still shows its capture.
-                    let hint = self.computer.hint.filter(|h| h.step() == action);
-                    effects = self.computer.settle(&self.table);
-                    if self.game().phase() == Phase::Capture {
-                        self.computer.hint = hint;
-                    }
-                    None
-                }
-                Err(e) => Some(Text::new(move || text::morris_refusal(e))),
-            },
-            Click::Select(p, why) => {
-                self.selected = Some(p);
-                why
-            }
-            Click::Deselect => {
-                self.selected = None;
                 None
             }
-            Click::Refuse(why) => Some(why),
-        };
-        effects
-    }
+            Err(e) => Some(Text::new(move || text::morris_refusal(e))),
+        },
+        Click::Select(p, why) => {
+            m.own.selected = Some(p);
+            why
+        }
+        Click::Deselect => {
+            m.own.selected = None;
+            None
+        }
+        Click::Refuse(why) => Some(why),
+    };
+    effects
+}
 
-    /// The line under the board: whose turn and what to do, or the result.
-    pub fn status(&self) -> String {
-        let g = self.game();
-        let me = g.to_move();
-        let human = self.computer.human();
-        if let Some(result) = text::morris_result(g) {
-            return result;
-        }
-        if self.computer.setting_up() {
-            return t::setup_status().to_string();
-        }
-        let prey = text::colour(me.opponent());
-        if self.computer.plays(g) {
-            return match g.phase() {
-                Phase::Capture => t::computer_captures(prey),
-                _ => text::computer_status(self.computer.failed).to_string(),
+/// « Commencer » in the confirmation: the next game under the rules and limit chosen there,
+/// unless one is refused (its message is on screen, nothing starts).
+fn next_game(m: &mut Model) -> Option<Morris> {
+    let rules = m.game().rules();
+    let dialog = m.dialog.as_mut()?;
+    let form = m
+        .own
+        .dialog_rules
+        .clone()
+        .unwrap_or_else(|| RulesForm::new(rules));
+    if form.error.is_some() {
+        return None;
+    }
+    match parse_limit(&dialog.limit_text, form.rules) {
+        Ok(game) => {
+            m.own = State {
+                rules: form,
+                ..<Morris as PageGame>::state(&game)
             };
+            Some(game)
         }
-        let who = text::turn_of(me, human);
-        let what = match g.phase() {
-            Phase::Capture if human.is_some() => return t::you_capture(prey),
-            Phase::Capture => return t::player_captures(text::player_name(me), prey),
-            // Under Lasker a placing side may also slide a piece, when one can.
-            _ if g.is_placing() && !g.movable().is_empty() => t::who_place_or_move(&who),
-            _ if g.is_placing() => t::who_place(&who),
-            _ if g.can_fly() => t::who_fly(&who),
-            _ => t::who_move(&who),
-        };
-        match (human, g.last_turn()) {
-            (Some(_), Some(turn)) => t::computer_played(&turn.to_string(), &what),
-            _ => what,
+        Err(e) => {
+            dialog.error = Some(e);
+            None
         }
     }
+}
 
-    /// The player card titles: « Bleu », or « Bleu · vous » and « Rouge · ordinateur (Facile) ».
-    pub fn player_title(&self, p: Player) -> String {
-        text::player_title(p, self.computer.opponent, "")
+/// The rules: in the open dialog, else on the page before the first move.
+fn rules(m: &mut Model, input: RulesInput) -> Vec<Effect> {
+    if let Some(form) = m.own.dialog_rules.as_mut() {
+        form.apply(input);
+    } else if m.settings_editable() && m.own.rules.apply(input) {
+        let limit = m.game().max_turns();
+        let game =
+            Morris::with_rules(m.own.rules.rules, limit.into()).expect("the game's own limit");
+        m.table.reset(game);
+        return m.computer.settle(&m.table);
     }
+    Vec::new()
+}
 
-    /// The hint in words, or why there is none.
-    pub fn hint_text(&self) -> Option<String> {
-        text::hint(&self.computer, text::morris_turn)
+/// The turn limit typed on the page, before the first move.
+fn limit(m: &mut Model, text: String) -> Vec<Effect> {
+    if !m.settings_editable() {
+        return Vec::new();
+    }
+    m.own.limit_text = text;
+    match parse_limit(&m.own.limit_text, m.game().rules()) {
+        Ok(game) => {
+            m.table.reset(game);
+            m.own.limit_error = None;
+            m.computer.settle(&m.table)
+        }
+        Err(e) => {
+            m.own.limit_error = Some(e);
+            Vec::new()
+        }
+    }
+}
+
+/// The status line on a player's turn: whose turn and what to do.
+fn to_do(g: &Morris, human: Option<Player>) -> String {
+    let me = g.to_move();
+    let prey = text::colour(me.opponent());
+    let who = text::turn_of(me, human);
+    let what = match g.phase() {
+        Phase::Capture if human.is_some() => return t::you_capture(prey),
+        Phase::Capture => return t::player_captures(text::player_name(me), prey),
+        // Under Lasker a placing side may also slide a piece, when one can.
+        _ if g.is_placing() && !g.movable().is_empty() => t::who_place_or_move(&who),
+        _ if g.is_placing() => t::who_place(&who),
+        _ if g.can_fly() => t::who_fly(&who),
+        _ => t::who_move(&who),
+    };
+    match (human, g.last_turn()) {
+        (Some(_), Some(turn)) => t::computer_played(&turn.to_string(), &what),
+        _ => what,
     }
 }
 
@@ -481,6 +264,8 @@ fn parse_limit(text: &str, rules: Rules) -> Result<Morris, Text> {
 mod tests {
     use super::*;
     use crate::i18n::t;
+    use crate::model::computer::Input;
+    use crate::model::history::Nav;
     use engine::Player;
 
     fn p(name: &str) -> Point {
@@ -520,10 +305,10 @@ mod tests {
         );
         assert!(!m.game().is_placing());
         clicks(&mut m, "c5");
-        assert_eq!(m.selected, Some(p("c5")));
+        assert_eq!(m.own.selected, Some(p("c5")));
         assert_eq!(m.destinations(), [p("d5"), p("c4")].into_iter().collect());
         m.update(Event::Undo);
-        assert_eq!(m.selected, None);
+        assert_eq!(m.own.selected, None);
         assert_eq!(m.game().turns(), 18, "the selection only");
         m.update(Event::Undo);
         assert_eq!(m.game().turns(), 17);
@@ -538,18 +323,21 @@ mod tests {
         );
         clicks(&mut m, "c5");
         clicks(&mut m, "c5");
-        assert_eq!(m.selected, None, "clicking the selected piece deselects");
+        assert_eq!(
+            m.own.selected, None,
+            "clicking the selected piece deselects"
+        );
         clicks(&mut m, "c5 f4");
         assert_eq!(
-            m.selected,
+            m.own.selected,
             Some(p("f4")),
             "another own piece changes the selection"
         );
         clicks(&mut m, "e4");
         assert_eq!(m.game().piece_at(p("e4")), Some(Player::Blue));
-        assert_eq!(m.selected, None);
+        assert_eq!(m.own.selected, None);
         clicks(&mut m, "d6");
-        assert_eq!(m.selected, Some(p("d6")), "red to move now");
+        assert_eq!(m.own.selected, Some(p("d6")), "red to move now");
         clicks(&mut m, "e4");
         assert!(m.notice.is_some());
     }
@@ -570,7 +358,7 @@ mod tests {
     #[test]
     fn undo_works_after_the_end_of_the_game() {
         let mut m = Model::new();
-        m.update(Event::Limit("1".into()));
+        m.update(Event::Own(Setting::Limit("1".into())));
         clicks(&mut m, "d6");
         assert!(m.game().is_over());
         clicks(&mut m, "b4");
@@ -588,91 +376,97 @@ mod tests {
     #[test]
     fn the_limit_is_set_before_the_first_move_or_in_the_confirmation() {
         let mut m = Model::new();
-        m.update(Event::Limit("0".into()));
-        assert_eq!(m.limit_error, Some(Text::of(t::limit_error)));
+        m.update(Event::Own(Setting::Limit("0".into())));
+        assert_eq!(m.own.limit_error, Some(Text::of(t::limit_error)));
         assert_eq!(m.game().max_turns(), 100);
-        m.update(Event::Limit("abc".into()));
-        assert!(m.limit_error.is_some());
-        m.update(Event::Limit("42".into()));
-        assert_eq!((m.game().max_turns(), m.limit_error.clone()), (42, None));
+        m.update(Event::Own(Setting::Limit("abc".into())));
+        assert!(m.own.limit_error.is_some());
+        m.update(Event::Own(Setting::Limit("42".into())));
+        assert_eq!(
+            (m.game().max_turns(), m.own.limit_error.clone()),
+            (42, None)
+        );
         clicks(&mut m, "d6");
         assert!(!m.limit_editable());
-        m.update(Event::Limit("7".into()));
+        m.update(Event::Own(Setting::Limit("7".into())));
         assert_eq!(m.game().max_turns(), 42, "locked after the first move");
         // Cancel keeps the game and its limit.
         m.update(Event::AskNewGame);
-        m.update(Event::DialogLimit("9".into()));
+        m.update(Event::Own(Setting::DialogLimit("9".into())));
         m.update(Event::CancelNewGame);
         assert_eq!((m.game().turns(), m.game().max_turns()), (1, 42));
         // An invalid limit in the confirmation is refused; the game stays.
         m.update(Event::AskNewGame);
-        m.update(Event::DialogLimit("501".into()));
+        m.update(Event::Own(Setting::DialogLimit("501".into())));
         m.update(Event::ConfirmNewGame);
         assert_eq!(
             m.dialog.as_ref().unwrap().error,
             Some(Text::of(t::limit_error))
         );
         assert_eq!(m.game().turns(), 1);
-        m.update(Event::DialogLimit("12".into()));
+        m.update(Event::Own(Setting::DialogLimit("12".into())));
         m.update(Event::ConfirmNewGame);
         assert_eq!((m.game().turns(), m.game().max_turns()), (0, 12));
         assert!(m.dialog.is_none() && m.limit_editable());
-        assert_eq!(m.limit_text, "12");
+        assert_eq!(m.own.limit_text, "12");
     }
 
     #[test]
     fn the_rules_are_chosen_before_the_first_move_and_in_the_confirmation() {
         use engine::morris::Param;
         let mut m = Model::new();
-        m.update(Event::Limit("80".into()));
-        m.update(Event::Rules(RulesInput::Named(Rules::TWELVE)));
+        m.update(Event::Own(Setting::Limit("80".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::TWELVE))));
         assert_eq!(m.game().rules(), Rules::TWELVE);
         assert_eq!(m.game().max_turns(), 80, "the limit stays");
         assert_eq!(m.game().reserve(Player::Blue), 12);
-        m.update(Event::Rules(RulesInput::Param(Param::Flying, 0)));
+        m.update(Event::Own(Setting::Rules(RulesInput::Param(
+            Param::Flying,
+            0,
+        ))));
         assert_eq!(m.game().rules().short(), "twelve,flying=0");
         // An out-of-range number is refused with its message; the rules stay.
-        m.update(Event::Rules(RulesInput::Quiet("501".into())));
-        assert_eq!(m.rules.error, Some(Text::of(t::quiet_error)));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("501".into()))));
+        assert_eq!(m.own.rules.error, Some(Text::of(t::quiet_error)));
         assert_eq!(m.game().rules().quiet(), 0);
-        m.update(Event::Rules(RulesInput::Quiet("30".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("30".into()))));
         assert_eq!(
-            (m.game().rules().quiet(), m.rules.error.clone()),
+            (m.game().rules().quiet(), m.own.rules.error.clone()),
             (30, None)
         );
         // The limit typed after the rules keeps them.
-        m.update(Event::Limit("90".into()));
+        m.update(Event::Own(Setting::Limit("90".into())));
         assert_eq!(m.game().rules().short(), "twelve,flying=0,quiet=30");
         // After the first move they are locked.
         clicks(&mut m, "a7");
-        m.update(Event::Rules(RulesInput::Named(Rules::NINE)));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::NINE))));
         assert_eq!(m.game().rules().short(), "twelve,flying=0,quiet=30");
         assert_eq!(m.game().turns(), 1);
         // The confirmation opens with the game's rules; cancelling keeps game and rules.
         m.update(Event::AskNewGame);
-        assert_eq!(m.dialog_rules.as_ref().unwrap().rules, m.game().rules());
-        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
+        assert_eq!(m.own.dialog_rules.as_ref().unwrap().rules, m.game().rules());
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::LASKER))));
         assert_eq!(m.game().rules().pieces(), 12, "the dialog's choice waits");
         m.update(Event::CancelNewGame);
-        assert!(m.dialog_rules.is_none());
+        assert!(m.own.dialog_rules.is_none());
         assert_eq!((m.game().turns(), m.game().rules().pieces()), (1, 12));
         // A refused number in the confirmation starts nothing.
         m.update(Event::AskNewGame);
-        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
-        m.update(Event::Rules(RulesInput::Quiet("abc".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::LASKER))));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("abc".into()))));
         m.update(Event::ConfirmNewGame);
         assert!(m.dialog.is_some());
         assert_eq!(m.game().turns(), 1);
-        m.update(Event::Rules(RulesInput::Quiet("0".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("0".into()))));
         m.update(Event::ConfirmNewGame);
         assert!(m.dialog.is_none());
         assert_eq!((m.game().turns(), m.game().rules()), (0, Rules::LASKER));
         assert_eq!(m.game().max_turns(), 90);
         assert_eq!(
             (
-                m.rules.rules,
-                m.rules.quiet_text.as_str(),
-                m.rules.error.clone()
+                m.own.rules.rules,
+                m.own.rules.quiet_text.as_str(),
+                m.own.rules.error.clone()
             ),
             (Rules::LASKER, "0", None),
             "the page shows them"
@@ -687,14 +481,14 @@ mod tests {
     #[test]
     fn under_lasker_clicks_place_or_select_and_slide() {
         let mut m = Model::new();
-        m.update(Event::Rules(RulesInput::Named(Rules::LASKER)));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::LASKER))));
         clicks(&mut m, "a7 d7");
         assert_eq!(
             m.status(),
             "Au tour de Bleu : posez un pion ou déplacez-en un."
         );
         clicks(&mut m, "a7");
-        assert_eq!(m.selected, Some(p("a7")));
+        assert_eq!(m.own.selected, Some(p("a7")));
         assert_eq!(m.destinations(), [p("a4")].into_iter().collect());
         clicks(&mut m, "a4");
         assert_eq!(m.table().record(), "a7 d7 a7-a4");
@@ -710,7 +504,7 @@ mod tests {
         // Red selects, then places elsewhere instead.
         clicks(&mut m, "d7 b6");
         assert_eq!(m.table().record(), "a7 d7 a7-a4 b6");
-        assert_eq!(m.selected, None);
+        assert_eq!(m.own.selected, None);
         // A slide that closes a mill waits for its capture: Blue a1, d1 and g4 slides to g1.
         clicks(&mut m, "a1 g7 d1 f6 g4 b4 g4 g1");
         assert_eq!(m.game().phase(), Phase::Capture, "{}", m.table().record());
@@ -724,7 +518,9 @@ mod tests {
     #[test]
     fn the_computer_is_asked_under_the_rules_of_the_game() {
         let mut m = Model::against_computer(3);
-        m.update(Event::Rules(RulesInput::Named(Rules::NOFLYING)));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(
+            Rules::NOFLYING,
+        ))));
         m.update(Event::Start);
         let effects = m.update(Event::Activate(p("d6")));
         let [Effect::Ask(ask)] = effects.as_slice() else {
@@ -738,7 +534,7 @@ mod tests {
             panic!("{effects:?}")
         };
         assert_eq!(ask.rules, "");
-        h.update(Event::Rules(RulesInput::Named(Rules::GUR9)));
+        h.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::GUR9))));
         let effects = h.update(Event::Hint);
         let [Effect::Ask(ask)] = effects.as_slice() else {
             panic!("{effects:?}")
@@ -858,7 +654,7 @@ mod comfort_tests {
     #[test]
     fn a_refused_setting_blocks_play_until_corrected() {
         let mut m = Model::new();
-        m.update(Event::Limit("0".into()));
+        m.update(Event::Own(Setting::Limit("0".into())));
         assert!(m.settings_refused());
         m.update(Event::Activate(p("d6")));
         assert_eq!(
@@ -870,16 +666,16 @@ mod comfort_tests {
             m.notice.as_ref().map(Text::get).as_deref(),
             Some(t::settings_refused())
         );
-        assert_eq!(m.limit_text, "0", "the field keeps what was typed");
-        m.update(Event::Limit("12".into()));
+        assert_eq!(m.own.limit_text, "0", "the field keeps what was typed");
+        m.update(Event::Own(Setting::Limit("12".into())));
         m.update(Event::Activate(p("d6")));
         assert_eq!((m.game().turns(), m.game().max_turns()), (1, 12));
         // The same for the rules' number.
         let mut m = Model::new();
-        m.update(Event::Rules(RulesInput::Quiet("900".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("900".into()))));
         m.update(Event::Activate(p("d6")));
         assert_eq!(m.game().turns(), 0);
-        m.update(Event::Rules(RulesInput::Quiet("30".into())));
+        m.update(Event::Own(Setting::Rules(RulesInput::Quiet("30".into()))));
         m.update(Event::Activate(p("d6")));
         assert_eq!(m.game().turns(), 1);
     }
@@ -887,8 +683,8 @@ mod comfort_tests {
     #[test]
     fn a_kept_hot_seat_game_comes_back_with_its_settings_and_history() {
         let mut m = Model::new();
-        m.update(Event::Rules(RulesInput::Named(Rules::TWELVE)));
-        m.update(Event::Limit("60".into()));
+        m.update(Event::Own(Setting::Rules(RulesInput::Named(Rules::TWELVE))));
+        m.update(Event::Own(Setting::Limit("60".into())));
         for n in ["a7", "b6", "d7", "d6", "g7"] {
             m.update(Event::Activate(p(n)));
         }
@@ -897,7 +693,11 @@ mod comfort_tests {
         assert!(back.restore(&m.saved()).is_empty());
         assert_eq!(back.table(), m.table());
         assert_eq!(
-            (back.limit_text.as_str(), back.rules.rules, back.resumed),
+            (
+                back.own.limit_text.as_str(),
+                back.own.rules.rules,
+                back.resumed
+            ),
             ("60", Rules::TWELVE, true)
         );
         assert!(!back.limit_editable());

@@ -5,8 +5,10 @@
 use super::browser;
 use super::common::{board_key, follow_focus, BoardKey};
 use super::computer::Runner;
+use super::game::GameView;
 use super::history::use_history_keys;
 use crate::model::computer::{Effect, Input};
+use crate::model::game::{Event, Model, PageGame};
 use crate::model::history::Nav;
 use engine::Direction;
 use std::cell::{Ref, RefCell};
@@ -27,35 +29,19 @@ pub trait PageModel: 'static {
     fn restore(&mut self, text: &str) -> Vec<Effect>;
 }
 
-impl PageModel for crate::model::morris::Model {
-    type Event = crate::model::morris::Event;
-    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
+impl<G: PageGame> PageModel for Model<G> {
+    type Event = Event<G>;
+    fn apply(&mut self, event: Event<G>) -> Vec<Effect> {
         self.update(event)
     }
-    fn computer(input: Input) -> Self::Event {
-        Self::Event::Computer(input)
+    fn computer(input: Input) -> Event<G> {
+        Event::Computer(input)
     }
     fn saved(&self) -> String {
-        crate::model::morris::Model::saved(self)
+        Model::saved(self)
     }
     fn restore(&mut self, text: &str) -> Vec<Effect> {
-        crate::model::morris::Model::restore(self, text)
-    }
-}
-
-impl PageModel for crate::model::meta::Model {
-    type Event = crate::model::meta::Event;
-    fn apply(&mut self, event: Self::Event) -> Vec<Effect> {
-        self.update(event)
-    }
-    fn computer(input: Input) -> Self::Event {
-        Self::Event::Computer(input)
-    }
-    fn saved(&self) -> String {
-        crate::model::meta::Model::saved(self)
-    }
-    fn restore(&mut self, text: &str) -> Vec<Effect> {
-        crate::model::meta::Model::restore(self, text)
+        Model::restore(self, text)
     }
 }
 
@@ -73,6 +59,25 @@ pub trait BoardPage: PageModel {
     fn activate(focus: Self::Focus) -> Self::Event;
     /// The event of a step through the history.
     fn history(nav: Nav) -> Self::Event;
+}
+
+impl<G: GameView> BoardPage for Model<G> {
+    type Focus = G::Focus;
+    fn focus(&self) -> G::Focus {
+        self.focus
+    }
+    fn selector(focus: G::Focus) -> String {
+        G::selector(focus)
+    }
+    fn arrow(d: Direction) -> Event<G> {
+        Event::Arrow(d)
+    }
+    fn activate(focus: G::Focus) -> Event<G> {
+        Event::Activate(focus)
+    }
+    fn history(nav: Nav) -> Event<G> {
+        Event::History(nav)
+    }
 }
 
 /// What a board page needs: its model, a dispatcher, the board's node and its keydown handler;

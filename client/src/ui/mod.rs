@@ -8,6 +8,8 @@ mod browser;
 mod common;
 #[cfg(feature = "local")]
 mod computer;
+#[cfg(feature = "local")]
+mod game;
 mod history;
 #[cfg(feature = "local")]
 mod home;
@@ -268,16 +270,16 @@ fn page(route: Route, go: &Callback<Route>) -> Html {
         Route::Home => html! { <home::Home go={go.clone()} /> },
         // Keyed: the hot-seat page and the computer's have a model each.
         #[cfg(feature = "local")]
-        Route::Morris => html! { <morris::MorrisPage key="hot-seat" /> },
+        Route::Morris => html! { <game::GamePage<engine::morris::Morris> key="hot-seat" /> },
         #[cfg(feature = "local")]
-        Route::Meta => html! { <meta::MetaPage key="hot-seat" /> },
+        Route::Meta => html! { <game::GamePage<engine::meta::Meta> key="hot-seat" /> },
         #[cfg(feature = "local")]
         Route::Computer(GameKind::Morris) => {
-            html! { <morris::MorrisPage key="computer" computer=true /> }
+            html! { <game::GamePage<engine::morris::Morris> key="computer" computer=true /> }
         }
         #[cfg(feature = "local")]
         Route::Computer(GameKind::Meta) => {
-            html! { <meta::MetaPage key="computer" computer=true /> }
+            html! { <game::GamePage<engine::meta::Meta> key="computer" computer=true /> }
         }
         #[cfg(feature = "local")]
         Route::Viewer => html! { <viewer::ViewerPage /> },

@@ -182,7 +182,7 @@ fn when_the_computer_opened_its_first_turn_is_not_taken_back() {
 fn undo_after_the_end_goes_back_to_the_players_turn() {
     // Limit 2: the computer's answer ends the game (draw); undo takes back both turns.
     let mut m = morris::Model::against_computer(11);
-    m.update(morris::Event::Limit("2".into()));
+    m.update(morris::Event::Own(morris::Setting::Limit("2".into())));
     m.update(morris::Event::Start);
     let ask = asked(&click(&mut m, "d6"));
     answer(&mut m, &ask, "f4");
@@ -194,10 +194,10 @@ fn undo_after_the_end_goes_back_to_the_players_turn() {
         (String::new(), 2)
     );
     // Limit 1: the player's turn ends it; undo takes back that one only.
-    m.update(morris::Event::Limit("1".into()));
+    m.update(morris::Event::Own(morris::Setting::Limit("1".into())));
     assert_eq!(m.game().max_turns(), 2, "the settings are fixed once begun");
     m.update(morris::Event::AskNewGame);
-    m.update(morris::Event::DialogLimit("1".into()));
+    m.update(morris::Event::Own(morris::Setting::DialogLimit("1".into())));
     m.update(morris::Event::ConfirmNewGame);
     assert!(
         click(&mut m, "d6").is_empty(),
@@ -260,7 +260,9 @@ fn new_game_keeps_the_settings_or_takes_the_dialogs() {
     let mut m = morris::Model::against_computer(11);
     m.update(morris::Event::Level(Level::Strong));
     m.update(morris::Event::Side(Side::Red));
-    assert!(m.update(morris::Event::Limit("30".into())).is_empty());
+    assert!(m
+        .update(morris::Event::Own(morris::Setting::Limit("30".into())))
+        .is_empty());
     let ask = asked(&m.update(morris::Event::Start));
     assert_eq!((ask.level, ask.movetime_ms), (Level::Strong, STRONG_MS));
     answer(&mut m, &ask, "d6");
@@ -420,11 +422,13 @@ fn the_settings_come_first_and_the_computer_waits_for_commencer() {
     assert!(m.update(morris::Event::Side(Side::Red)).is_empty());
     assert!(m.update(morris::Event::Level(Level::Medium)).is_empty());
     assert!(m
-        .update(morris::Event::Rules(
+        .update(morris::Event::Own(morris::Setting::Rules(
             crate::model::rules::RulesInput::Named(engine::morris::Rules::LASKER)
-        ))
+        )))
         .is_empty());
-    assert!(m.update(morris::Event::Limit("40".into())).is_empty());
+    assert!(m
+        .update(morris::Event::Own(morris::Setting::Limit("40".into())))
+        .is_empty());
     assert_eq!(m.computer.setup(), Some((Level::Medium, Side::Red)));
     assert!(!m.computer.thinking() && !m.computer.plays(m.game()));
     assert!(!m.computer.can_hint(m.game()));
@@ -438,14 +442,14 @@ fn the_settings_come_first_and_the_computer_waits_for_commencer() {
     m.update(morris::Event::AskNewGame);
     assert!(m.dialog.is_none());
     // A refused limit is no game to begin.
-    m.update(morris::Event::Limit("0".into()));
+    m.update(morris::Event::Own(morris::Setting::Limit("0".into())));
     assert!(m.update(morris::Event::Start).is_empty());
     assert!(m.computer.setting_up());
     assert_eq!(
         m.notice.as_ref().map(Text::get).as_deref(),
         Some(t::settings_refused())
     );
-    m.update(morris::Event::Limit("40".into()));
+    m.update(morris::Event::Own(morris::Setting::Limit("40".into())));
     let ask = asked(&m.update(morris::Event::Start));
     assert_eq!(
         (ask.level, ask.max_turns, ask.rules.as_str()),
