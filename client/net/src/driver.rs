@@ -338,27 +338,7 @@ impl<P: Copy + Eq> Driver<P> {
                     self.relay = Relay::Joined;
                 }
             }
-            Input::Peer(id, true) => {
-                let Some(s) = self.socket.as_mut() else {
-                    return out;
-                };
-                self.blocked = false;
-                self.no_webrtc_there = false;
-                self.room_empty = false;
-                s.no_channel_since = None;
-                // Rooms hold two: a new peer means the old one left, even if its channel has
-                // not said so yet (a frozen or half-closed connection).
-                let old = s.peer.replace(id);
-                s.had_peer = true;
-                s.joined = true;
-                self.relay = Relay::Joined;
-                if old.is_some_and(|o| o != id) {
-                    let effects = self.session.peer_disconnected(now);
-                    self.route(effects, &mut out);
-                }
-                let effects = self.session.peer_connected(now);
-                self.route(effects, &mut out);
-            }
+            Input::Peer(id, true) => self.peer_opened(id, now, &mut out),
             Input::Peer(id, false) => {
                 if let Some(s) = self.socket.as_mut().filter(|s| s.peer == Some(id)) {
                     s.peer = None;
@@ -366,25 +346,9 @@ impl<P: Copy + Eq> Driver<P> {
                     self.route(effects, &mut out);
                 }
             }
-            Input::Watcher(id, up) => {
-                if let Some(s) = self.socket.as_mut() {
-                    let known = s.watchers.iter().position(|(w, _)| *w == id);
-                    match (up, known) {
-                        (true, None) if s.watchers.len() < MAX_WATCHERS => {
-                            s.watchers.push((id, Feed::default()))
-                        }
-                        (false, Some(i)) => drop(s.watchers.remove(i)),
-                        _ => {}
-                    }
-                }
-            }
+            Input::Watcher(id, up) => self.watcher(id, up),
             Input::Packet(id, bytes) if self.is_watcher(id) => {
-                let s = self.socket.as_mut().expect("a watcher is a socket's");
-                if let Some((_, feed)) = s.watchers.iter_mut().find(|(w, _)| *w == id) {
-                    for b in self.session.feed(feed, &bytes) {
-                        out.push(Output::Send(id, b));
-                    }
-                }
+                self.watcher_said(id, &bytes, &mut out)
             }
             Input::Packet(id, bytes) => {
                 if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
@@ -425,6 +389,59 @@ impl<P: Copy + Eq> Driver<P> {
         self.watch(now, &mut out);
         self.feed_watchers(&mut out);
         out
+    }
+
+    /// The data channel to a peer opened.
+    fn peer_opened(&mut self, id: P, now: u64, out: &mut Vec<Output<P>>) {
+        let Some(s) = self.socket.as_mut() else {
+            return;
+        };
+        self.blocked = false;
+        self.no_webrtc_there = false;
+        self.room_empty = false;
+        s.no_channel_since = None;
+        // Rooms hold two: a new peer means the old one left, even if its channel has
+        // not said so yet (a frozen or half-closed connection).
+        let old = s.peer.replace(id);
+        s.had_peer = true;
+        s.joined = true;
+        self.relay = Relay::Joined;
+        if old.is_some_and(|o| o != id) {
+            let effects = self.session.peer_disconnected(now);
+            self.route(effects, out);
+        }
+        let effects = self.session.peer_connected(now);
+        self.route(effects, out);
+    }
+
+    /// A spectator's channel opened (`up`) or closed: it is fed from its first heads on, at most
+    /// [`MAX_WATCHERS`] at once.
+    fn watcher(&mut self, id: P, up: bool) {
+        if let Some(s) = self.socket.as_mut() {
+            let known = s.watchers.iter().position(|(w, _)| *w == id);
+            match (up, known) {
+                (true, None) if s.watchers.len() < MAX_WATCHERS => {
+                    s.watchers.push((id, Feed::default()))
+                }
+                (false, Some(i)) => drop(s.watchers.remove(i)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Bytes from a spectator: its heads get what it lacks; nothing else is read.
+    fn watcher_said(&mut self, id: P, bytes: &[u8], out: &mut Vec<Output<P>>) {
+        let Some(s) = self.socket.as_mut() else {
+            return;
+        };
+        if let Some((_, feed)) = s.watchers.iter_mut().find(|(w, _)| *w == id) {
+            out.extend(
+                self.session
+                    .feed(feed, bytes)
+                    .into_iter()
+                    .map(|b| Output::Send(id, b)),
+            );
+        }
     }
 
     /// Does what the local player asked; `Err` says why not (nothing was sent).

@@ -220,6 +220,22 @@ impl Measured {
     }
 }
 
+/// The sockets to open: each room's two players, then its spectators.
+fn room_urls(kind: &str, addr: &str, count: usize, spectators: usize) -> Vec<String> {
+    (0..count / 2)
+        .flat_map(|room| {
+            let player = match kind {
+                "stock" => format!("ws://{addr}/room-{room}"),
+                _ => format!("ws://{addr}/ws/room-{room}"),
+            };
+            let watcher = format!("ws://{addr}/ws/room-{room}?watch");
+            [player.clone(), player]
+                .into_iter()
+                .chain(std::iter::repeat_n(watcher, spectators))
+        })
+        .collect()
+}
+
 async fn measure(kind: &str, count: usize, spectators: usize) -> Measured {
     let exe = std::env::current_exe().expect("own path");
     let mut child = Command::new(exe)
@@ -238,19 +254,7 @@ async fn measure(kind: &str, count: usize, spectators: usize) -> Measured {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let base = rss_kib(pid);
 
-    // Each room: its two players, then its spectators.
-    let urls: Vec<String> = (0..count / 2)
-        .flat_map(|room| {
-            let player = match kind {
-                "stock" => format!("ws://{addr}/room-{room}"),
-                _ => format!("ws://{addr}/ws/room-{room}"),
-            };
-            let watcher = format!("ws://{addr}/ws/room-{room}?watch");
-            [player.clone(), player]
-                .into_iter()
-                .chain(std::iter::repeat_n(watcher, spectators))
-        })
-        .collect();
+    let urls = room_urls(kind, &addr, count, spectators);
     let peers = urls.len();
     let (stop_tx, stop_rx) = watch::channel(false);
     let alive = Arc::new(AtomicUsize::new(0));
