@@ -8,7 +8,6 @@
 mod attacks;
 
 use attacks::{chained, long_room, of};
-use ed25519_dalek::SigningKey;
 use engine::session::transcript::{self, Verifier};
 use engine::session::wire::{self, Digest32, Heads, Message};
 use engine::session::{
@@ -144,39 +143,12 @@ fn challenges_get_at_most_two_proofs_per_connection() {
 
 #[test]
 fn bad_proofs_and_badly_signed_knocks_cost_a_bounded_number_of_checks() {
-    let proofs = both_sizes(|base| {
-        let mut victim = base.host().clone();
-        victim.peer_disconnected(1_760_000_000_000);
-        victim.peer_connected(1_760_000_000_000);
-        let bad = wire::encode(&Message::Proof {
-            seat: Seat::Guest,
-            sig: wire::Sig([3; 32], [4; 32]),
-        });
-        (victim, vec![bad; MESSAGES])
-    });
+    let proofs = both_sizes(|base| attacks::live("proof", base, MESSAGES).unwrap());
     for (w, _) in proofs {
         // The same bad proof is checked once.
         assert!(w.checked <= 1, "{w:?}");
     }
-    let knocks = both_sizes(|base| {
-        let mut victim = base.host().clone();
-        victim.peer_disconnected(1_760_000_000_000);
-        victim.peer_connected(1_760_000_000_000);
-        let invite = victim.invite().clone();
-        let messages = (0..MESSAGES as u64)
-            .map(|i| {
-                let mut seed = [9u8; 32];
-                seed[..8].copy_from_slice(&i.to_le_bytes());
-                let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
-                wire::encode(&Message::Knock {
-                    key,
-                    proof: wire::join_proof(invite.room, &invite.secret, &key),
-                    sig: wire::Sig([3; 32], [4; 32]),
-                })
-            })
-            .collect();
-        (victim, messages)
-    });
+    let knocks = both_sizes(|base| attacks::live("knock", base, MESSAGES).unwrap());
     for (w, _) in knocks {
         // A second apart, one knock per cooldown (10 s) is checked at most.
         assert!(w.checked <= 1 + MESSAGES as u64 / 10, "{w:?}");
