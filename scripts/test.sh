@@ -42,6 +42,9 @@ RELAY="$CARGO_TARGET_DIR/debug/signaling"
 # Likewise the hostile peer the browser tests send the live attacks from (tests/e2e/hostile.test.mjs).
 HOSTILE_PEER="$CARGO_TARGET_DIR/debug/hostile-peer"
 [ -x "$HOSTILE_PEER" ] || die "cargo test did not build the hostile peer at $HOSTILE_PEER"
+# And the pairing texts' example, which the browsers check (tests/e2e/pairing-texts.test.mjs).
+PAIRING="$CARGO_TARGET_DIR/debug/examples/pairing"
+[ -x "$PAIRING" ] || die "cargo test did not build the pairing example at $PAIRING"
 
 step "Two relays behind nginx, rooms routed by URL"
 RELAY_BIN="$RELAY" "$ROOT/scripts/nginx-two-relays.sh"
@@ -57,7 +60,7 @@ step "Release client"
 # figures they print (latencies, search speeds) are then measured beside another file.
 step "End-to-end in headless Chromium and Firefox"
 node tests/e2e/print-versions.mjs
-RELAY_BIN="$RELAY" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" HOSTILE_PEER_BIN="$HOSTILE_PEER" \
+RELAY_BIN="$RELAY" ENGINE_BIN="$CARGO_TARGET_DIR/release/engine" HOSTILE_PEER_BIN="$HOSTILE_PEER" PAIRING_BIN="$PAIRING" \
     node --test --test-concurrency=2 tests/e2e/
 
 printf '\nThe whole suite passed in %d:%02d.\n' $((SECONDS / 60)) $((SECONDS % 60))
