@@ -378,7 +378,11 @@ async fn the_runtime_asks_before_each_socket_gives_each_a_fresh_ice_list_and_kee
     .await;
     assert_eq!(g.guest.tab().sockets, ["list-1", "list-2"]);
     assert_eq!(g.guest.tab().ice_lists, 2);
-    assert_eq!(g.guest.tab().probes, 2);
+    // Asked before the new socket — and again, on a loaded machine, if the relay still counted
+    // the old one (« full »: asked again after the back-off) or if the new channel took longer
+    // than DIRECT_MS to open (the driver asks whether the other player is there).
+    let probes = g.guest.tab().probes;
+    assert!(probes >= 2, "{probes}");
     // The host's socket stays: nothing was asked of its tab.
     assert_eq!(g.host.tab().sockets, ["list-1"]);
     relay.stop().await;
