@@ -2,7 +2,7 @@
 //! fork detection, and the one deterministic order in which both peers fold the entries.
 
 use super::room::PROPOSAL_MS;
-use super::wire::{self, join_proof, Body, Digest32, Entry, RoomId, Seat};
+use super::wire::{self, join_proof, Body, Digest32, Entry, Heads, RoomId, Seat};
 use ed25519_dalek::VerifyingKey;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -235,6 +235,15 @@ impl Chains {
     /// Signatures checked so far (docs/protocol.md, « Costs »).
     pub fn checked(&self) -> u64 {
         self.checked
+    }
+
+    /// How many entries of each seat are held, and the last hashes: what a side says to be
+    /// sent what it lacks.
+    pub fn heads(&self) -> Heads {
+        Heads {
+            count: [self.len(Seat::Host), self.len(Seat::Guest)],
+            last: [self.last_hash(Seat::Host), self.last_hash(Seat::Guest)],
+        }
     }
 
     /// Entries held for a seat.

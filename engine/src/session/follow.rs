@@ -41,8 +41,9 @@
 
 use super::chains::{Added, Chains, Refusal};
 use super::fold::{Change, Fold};
+use super::invite::fragment_fields;
 use super::room::{Room, RoomEvent};
-use super::wire::{self, Entry, Heads, Message, RoomId, Seat, MAX_BATCH};
+use super::wire::{self, Entry, Message, RoomId, Seat, MAX_BATCH};
 use super::{transcript, Invite, Session, MAX_PENDING};
 use crate::GameKind;
 use ed25519_dalek::VerifyingKey;
@@ -108,18 +109,7 @@ impl WatchLink {
 
     /// Reads [`WatchLink::to_fragment`]'s text (with or without the leading `#`).
     pub fn from_fragment(text: &str) -> Result<WatchLink, WatchLinkError> {
-        let text = text.strip_prefix('#').unwrap_or(text);
-        let mut parts: [Option<&str>; 3] = [None; 3];
-        for pair in text.split('&') {
-            let (k, v) = pair.split_once('=').ok_or(WatchLinkError::Malformed)?;
-            let slot = ["w", "r", "k"]
-                .iter()
-                .position(|&n| n == k)
-                .ok_or(WatchLinkError::Malformed)?;
-            if parts[slot].replace(v).is_some() {
-                return Err(WatchLinkError::Malformed);
-            }
-        }
+        let parts = fragment_fields(text, ["w", "r", "k"]).ok_or(WatchLinkError::Malformed)?;
         let [Some(w), Some(r), Some(k)] = parts else {
             return Err(WatchLinkError::Malformed);
         };
@@ -200,13 +190,7 @@ impl Follower {
     /// What to send a feeder when the channel to it opens: our heads (it answers with what we
     /// lack).
     pub fn ask(&self) -> Vec<u8> {
-        wire::encode(&Message::Heads(Heads {
-            count: [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)],
-            last: [
-                self.chains.last_hash(Seat::Host),
-                self.chains.last_hash(Seat::Guest),
-            ],
-        }))
+        wire::encode(&Message::Heads(self.chains.heads()))
     }
 
     /// The room as the entries held fold.

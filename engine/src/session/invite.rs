@@ -152,18 +152,8 @@ impl Invite {
     /// form `g=<morris|meta>&c=<code>` (as [`Invite::from_code`]; a bad code is
     /// [`InviteError::BadCode`]). Anything else is [`InviteError::Malformed`].
     pub fn from_fragment(text: &str) -> Result<Invite, InviteError> {
-        let text = text.strip_prefix('#').unwrap_or(text);
-        let mut parts = [None; 8];
-        for pair in text.split('&') {
-            let (k, v) = pair.split_once('=').ok_or(InviteError::Malformed)?;
-            let slot = ["g", "t", "r", "k", "s", "c", "v", "l"]
-                .iter()
-                .position(|&n| n == k)
-                .ok_or(InviteError::Malformed)?;
-            if parts[slot].replace(v).is_some() {
-                return Err(InviteError::Malformed);
-            }
-        }
+        let parts = fragment_fields(text, ["g", "t", "r", "k", "s", "c", "v", "l"])
+            .ok_or(InviteError::Malformed)?;
         let game = |g: &str| GameKind::from_name(g).ok_or(InviteError::Malformed);
         let [g, t, r, k, s, c, v, l] = parts;
         let preview = match (v, l) {
@@ -286,4 +276,22 @@ impl std::error::Error for InviteError {}
 /// The public key of a key seed.
 pub(super) fn public_key(seed: [u8; 32]) -> [u8; 32] {
     SigningKey::from_bytes(&seed).verifying_key().to_bytes()
+}
+
+/// The values of a URL fragment's `name=value` fields (with or without the leading `#`), in the
+/// order of `names`; `None` when a field has no `=`, is not one of `names`, or comes twice.
+pub(super) fn fragment_fields<'a, const N: usize>(
+    text: &'a str,
+    names: [&str; N],
+) -> Option<[Option<&'a str>; N]> {
+    let text = text.strip_prefix('#').unwrap_or(text);
+    let mut parts = [None; N];
+    for pair in text.split('&') {
+        let (k, v) = pair.split_once('=')?;
+        let slot = names.iter().position(|&n| n == k)?;
+        if parts[slot].replace(v).is_some() {
+            return None;
+        }
+    }
+    Some(parts)
 }

@@ -9,13 +9,7 @@ use super::{Effect, Event, Presence, Session, Standing, MAX_PENDING};
 impl Session {
     /// How many entries of each seat we hold, and the last hashes.
     pub fn heads(&self) -> Heads {
-        Heads {
-            count: [self.chains.len(Seat::Host), self.chains.len(Seat::Guest)],
-            last: [
-                self.chains.last_hash(Seat::Host),
-                self.chains.last_hash(Seat::Guest),
-            ],
-        }
+        self.chains.heads()
     }
 
     pub(super) fn send_heads(&mut self, now: u64) -> Effect {
