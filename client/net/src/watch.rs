@@ -9,20 +9,39 @@
 //! players feed it at once when both are there (a duplicate costs a lookup), so the host away
 //! changes nothing. A feeder caught passing on an entry no honest player keeps is read no more
 //! on this connection ([`Watching::caught`] says which entry, for the page's « Transcript non
-//! valable »); the other player's answers go on. A closed socket is reopened after a back-off
+//! valable »); the other player's answers go on. Each feeder is also sent a fresh challenge,
+//! and answers with a proof of the seat it holds (one signature per connection): a seat is
+//! *present* for the spectator while a feeder that proved it has its channel open. A closed socket is reopened after a back-off
 //! (1 s doubling to 10 s), the relay asked first whether there is room for one more spectator.
 
 use crate::runtime::{Effect, Machine};
 use crate::{Input, Refusal, FIRST_RETRY_MS, MAX_RETRY_MS};
 use engine::session::follow::{Caught, Followed, Follower, WatchLink};
-use engine::session::{Room, SaveCursor};
+use engine::session::{Room, SaveCursor, Seat, Sig};
+
+/// A player whose channel to the spectator is open.
+#[derive(Clone, Debug)]
+struct Feeder<P> {
+    id: P,
+    /// The challenge sent it on this channel.
+    challenge: [u8; 16],
+    /// The seat it proved.
+    seat: Option<Seat>,
+    /// Its proof, while the seat's key is not known (it is checked again when the key comes),
+    /// with the key it was last checked against.
+    unproven: Option<(Seat, Sig, Option<[u8; 32]>)>,
+}
 
 /// A spectator of one room, and its connection.
 #[derive(Clone, Debug)]
 pub struct Watching<P> {
     follower: Follower,
+    /// Random bytes the challenges are made of.
+    nonce: [u8; 16],
+    /// Challenges sent: each channel gets another.
+    challenges: u32,
     /// The players whose channel is open, in the order they came.
-    feeders: Vec<P>,
+    feeders: Vec<Feeder<P>>,
     /// Players caught on this socket: their bytes are ignored.
     distrusted: Vec<P>,
     /// The first feeder caught, with the entry: said until the spectator leaves.
@@ -43,9 +62,12 @@ pub struct Watching<P> {
 
 impl<P: Copy + Eq> Watching<P> {
     /// A spectator of the room the link names; its first wake-up asks the relay about it.
-    pub fn new(link: WatchLink) -> Watching<P> {
+    /// `nonce`: random bytes, the challenges' (a feeder must not guess them).
+    pub fn new(link: WatchLink, nonce: [u8; 16]) -> Watching<P> {
         Watching {
             follower: Follower::new(link),
+            nonce,
+            challenges: 0,
             feeders: Vec::new(),
             distrusted: Vec::new(),
             caught: None,
@@ -71,6 +93,13 @@ impl<P: Copy + Eq> Watching<P> {
     /// The players that feed this spectator now (0, 1 or 2).
     pub fn feeders(&self) -> usize {
         self.feeders.len()
+    }
+
+    /// The seats present: a feeder that proved it holds the seat has its channel open (host,
+    /// guest).
+    pub fn present(&self) -> [bool; 2] {
+        let proved = |seat| self.feeders.iter().any(|f| f.seat == Some(seat));
+        [proved(Seat::Host), proved(Seat::Guest)]
     }
 
     /// The first entry a feeder was caught passing on, if one was.
@@ -114,19 +143,37 @@ impl<P: Copy + Eq> Watching<P> {
                 self.attempts = 0;
                 self.refused = None;
             }
-            Input::Peer(id, true) if self.socket && !self.feeders.contains(&id) => {
-                self.feeders.push(id);
+            Input::Peer(id, true) if self.socket && self.feeder(id).is_none() => {
+                let mut challenge = self.nonce;
+                for (c, n) in challenge.iter_mut().zip(self.challenges.to_le_bytes()) {
+                    *c ^= n;
+                }
+                self.challenges += 1;
+                self.feeders.push(Feeder {
+                    id,
+                    challenge,
+                    seat: None,
+                    unproven: None,
+                });
                 out.push(Effect::Send(id, self.follower.ask()));
+                out.push(Effect::Send(id, Follower::challenge(challenge)));
             }
             Input::Peer(id, false) => {
-                self.feeders.retain(|&f| f != id);
+                self.feeders.retain(|f| f.id != id);
                 self.distrusted.retain(|&f| f != id);
             }
             Input::Packet(id, bytes)
-                if self.feeders.contains(&id) && !self.distrusted.contains(&id) =>
+                if self.feeder(id).is_some() && !self.distrusted.contains(&id) =>
             {
+                if let Some((seat, sig)) = Follower::proof(&bytes) {
+                    self.proved(id, seat, sig);
+                    return out;
+                }
                 match self.follower.receive(&bytes) {
                     Ok(learnt) => {
+                        if !learnt.is_empty() {
+                            self.check_again();
+                        }
                         for f in learnt {
                             match f {
                                 Followed::Send(ask) => out.push(Effect::Send(id, ask)),
@@ -149,6 +196,41 @@ impl<P: Copy + Eq> Watching<P> {
             _ => {}
         }
         out
+    }
+
+    fn feeder(&self, id: P) -> Option<usize> {
+        self.feeders.iter().position(|f| f.id == id)
+    }
+
+    /// A feeder's proof of its seat: only its first is read (one signature check per channel,
+    /// and one more each time the seat's key changes while it does not hold).
+    fn proved(&mut self, id: P, seat: Seat, sig: Sig) {
+        let Some(i) = self.feeder(id) else { return };
+        let f = &mut self.feeders[i];
+        if f.seat.is_some() || f.unproven.is_some() {
+            return;
+        }
+        f.unproven = Some((seat, sig, None));
+        self.check_again();
+    }
+
+    /// Checks the proofs that did not hold, against the seat's key if it changed since.
+    fn check_again(&mut self) {
+        for f in &mut self.feeders {
+            let Some((seat, sig, tried)) = f.unproven else {
+                continue;
+            };
+            let key = self.follower.seat_key(seat);
+            if key.is_none() || key == tried {
+                continue;
+            }
+            if self.follower.proves(&f.challenge, seat, sig) {
+                f.seat = Some(seat);
+                f.unproven = None;
+            } else {
+                f.unproven = Some((seat, sig, key));
+            }
+        }
     }
 
     /// No socket until the back-off has passed.
@@ -200,7 +282,7 @@ mod tests {
 
     /// A spectator admitted by the relay, with a socket open.
     fn connected(p: &Loopback) -> Watching<u32> {
-        let mut w = Watching::new(WatchLink::of(p.host().invite()).unwrap());
+        let mut w = Watching::new(WatchLink::of(p.host().invite()).unwrap(), [5; 16]);
         assert_eq!(w.next_wakeup(0), Some(0));
         assert_eq!(w.input(Input::Wake, 0), [Effect::AskWhy]);
         assert_eq!(w.input(Input::Why(Ok(None)), 1), [Effect::Connect]);
@@ -238,14 +320,16 @@ mod tests {
         p.exchange(Seat::Host, Command::Play(Step::Cell(40)));
         let mut w = connected(&p);
         let (mut host, mut guest) = (Feed::default(), Feed::default());
+        // Its heads, and a challenge: which seat do you hold?
         let ask = sends(&w.input(Input::Peer(1, true), 3), 1);
-        assert_eq!(ask.len(), 1);
+        assert_eq!(ask.len(), 2);
         pass(&mut w, 1, &mut host, &p, Seat::Host, ask);
         assert_eq!(w.room(), p.host().room());
-        assert_eq!(w.feeders(), 1);
+        assert_eq!((w.feeders(), w.present()), (1, [true, false]));
         let ask = sends(&w.input(Input::Peer(2, true), 4), 2);
         pass(&mut w, 2, &mut guest, &p, Seat::Guest, ask);
         assert_eq!((w.feeders(), w.has_peer()), (2, true));
+        assert_eq!(w.present(), [true, true]);
         // A move reaches it from both; the second copy changes nothing.
         p.exchange(Seat::Guest, Command::Play(Step::Cell(36)));
         for (id, feed, seat) in [(1, &mut host, Seat::Host), (2, &mut guest, Seat::Guest)] {
@@ -261,6 +345,39 @@ mod tests {
             .count();
         assert_eq!(moves, 2, "each move told once");
         assert_eq!(w.caught(), None);
+    }
+
+    #[test]
+    fn a_seat_is_present_once_proved_even_before_its_key_is_known_and_until_its_channel_closes() {
+        let mut p = Loopback::new(GameKind::Meta, 0);
+        p.exchange(Seat::Host, Command::Play(Step::Cell(40)));
+        let mut w = connected(&p);
+        let mut guest = Feed::default();
+        let ask = sends(&w.input(Input::Peer(2, true), 3), 2);
+        // The guest's proof comes first: its key is not known yet.
+        let proof = p.guest().feed(&mut guest, &ask[1]);
+        w.input(Input::Packet(2, proof[0].clone()), 4);
+        assert_eq!(w.present(), [false, false]);
+        // Its entries bring the key, and the proof holds.
+        pass(&mut w, 2, &mut guest, &p, Seat::Guest, vec![ask[0].clone()]);
+        assert_eq!(w.present(), [false, true]);
+        // A second feeder that passes on the guest's proof as the host's proves nothing.
+        let ask = sends(&w.input(Input::Peer(1, true), 5), 1);
+        let (_, sig) = Follower::proof(&proof[0]).unwrap();
+        let lie = engine::session::wire::encode(&Message::Proof {
+            seat: Seat::Host,
+            sig,
+        });
+        w.input(Input::Packet(1, lie), 6);
+        assert_eq!(w.present(), [false, true]);
+        // Nor does the host's own proof, after a false one on that channel: one proof a channel.
+        let mut host = Feed::default();
+        for b in p.host().feed(&mut host, &ask[1]) {
+            w.input(Input::Packet(1, b), 7);
+        }
+        assert_eq!(w.present(), [false, true]);
+        w.input(Input::Peer(2, false), 8);
+        assert_eq!(w.present(), [false, false]);
     }
 
     #[test]
@@ -295,7 +412,7 @@ mod tests {
     #[test]
     fn a_refused_or_closed_socket_is_asked_again_after_a_back_off() {
         let p = Loopback::new(GameKind::Morris, 100);
-        let mut w = Watching::<u32>::new(WatchLink::of(p.host().invite()).unwrap());
+        let mut w = Watching::<u32>::new(WatchLink::of(p.host().invite()).unwrap(), [5; 16]);
         w.input(Input::Wake, 0);
         assert!(w
             .input(Input::Why(Ok(Some(Refusal::RoomFull))), 10)

@@ -43,8 +43,8 @@ use super::chains::{Added, Chains, Refusal};
 use super::fold::{Change, Fold};
 use super::invite::fragment_fields;
 use super::room::{Room, RoomEvent};
-use super::wire::{self, Entry, Message, RoomId, Seat, MAX_BATCH};
-use super::{transcript, Invite, Session, MAX_PENDING};
+use super::wire::{self, Entry, Message, RoomId, Seat, Sig, MAX_BATCH};
+use super::{transcript, Invite, Session, Standing, MAX_PENDING};
 use crate::GameKind;
 use ed25519_dalek::VerifyingKey;
 
@@ -209,6 +209,37 @@ impl Follower {
         transcript::export_room(l.room, &l.host_key, l.kind, self.chains.merged_hex())
     }
 
+    /// What to send a feeder to learn which seat it holds: a challenge, fresh for each
+    /// connection (`nonce`: random bytes); its answer is a [`Follower::proof`].
+    pub fn challenge(nonce: [u8; 16]) -> Vec<u8> {
+        wire::encode(&Message::Challenge(nonce))
+    }
+
+    /// The seat a feeder's message claims to hold and its signature, when the message is a
+    /// proof of presence (the answer to [`Follower::challenge`]); checked by
+    /// [`Follower::proves`].
+    pub fn proof(bytes: &[u8]) -> Option<(Seat, Sig)> {
+        match wire::decode_message(bytes) {
+            Ok(Message::Proof { seat, sig }) => Some((seat, sig)),
+            _ => None,
+        }
+    }
+
+    /// True when `sig` is the signature of our `challenge` by the key `seat` holds now, as the
+    /// entries held say (false while the seat's key is not known yet: the guest's comes with
+    /// its first entry, a new device's with the hand-over).
+    pub fn proves(&self, challenge: &[u8; 16], seat: Seat, sig: Sig) -> bool {
+        self.chains.current_key(seat).is_some_and(|key| {
+            let bytes = wire::watch_presence_bytes(self.link.room, challenge, seat);
+            sig.verifies(&key, &bytes)
+        })
+    }
+
+    /// The key a seat holds now, as far as the entries held tell.
+    pub fn seat_key(&self, seat: Seat) -> Option<[u8; 32]> {
+        self.chains.current_key(seat).map(|k| k.to_bytes())
+    }
+
     /// Bytes from a feeder. Entries are checked and folded; heads and everything else a
     /// player sends its peer are ignored. `Err` when the message catches the feeder: the
     /// entries before the one refused are kept and folded — each was checked on its own —,
@@ -304,15 +335,21 @@ pub struct Feed {
     sent: Option<[u32; 2]>,
     /// Its heads were answered once in full on this connection.
     answered: bool,
+    /// Its challenge was answered on this connection: one signature per spectator connection.
+    proved: bool,
 }
 
 impl Session {
-    /// Bytes from a spectator: its heads, answered with the entries it lacks, in fold order.
-    /// As for the peer (docs/protocol.md, « Costs »), one full answer per connection; later
-    /// heads get only what lies beyond everything already sent. Anything else is ignored.
+    /// Bytes from a spectator: its heads, answered with the entries it lacks, in fold order;
+    /// its challenge, answered with a proof of the seat we hold. As for the peer
+    /// (docs/protocol.md, « Costs »), one full answer per connection, later heads getting only
+    /// what lies beyond everything already sent, and one signature per connection (a device
+    /// without a seat signs none). Anything else is ignored.
     pub fn feed(&self, feed: &mut Feed, bytes: &[u8]) -> Vec<Vec<u8>> {
-        let Ok(Message::Heads(theirs)) = wire::decode_message(bytes) else {
-            return Vec::new();
+        let theirs = match wire::decode_message(bytes) {
+            Ok(Message::Heads(theirs)) => theirs,
+            Ok(Message::Challenge(challenge)) => return self.prove_to_spectator(feed, &challenge),
+            _ => return Vec::new(),
         };
         let mut from = theirs.count;
         for seat in [Seat::Host, Seat::Guest] {
@@ -329,6 +366,20 @@ impl Session {
         feed.answered = true;
         feed.sent = Some(from);
         self.feed_new(feed)
+    }
+
+    /// Our proof of presence for a spectator's challenge, once per connection.
+    fn prove_to_spectator(&self, feed: &mut Feed, challenge: &[u8; 16]) -> Vec<Vec<u8>> {
+        if feed.proved || self.standing != Standing::Seated {
+            return Vec::new();
+        }
+        feed.proved = true;
+        let bytes = wire::watch_presence_bytes(self.invite.room, challenge, self.seat);
+        let sig = Sig::sign(&self.key, &bytes);
+        vec![wire::encode(&Message::Proof {
+            seat: self.seat,
+            sig,
+        })]
     }
 
     /// The entries written or received since the spectator was last sent some, in fold
@@ -621,6 +672,46 @@ mod tests {
         pass(&mut w, &mut feed, p.guest(), all);
         assert_eq!(w.room(), p.guest().room());
         assert_eq!(transcript::verify(&w.export()).unwrap().forks.len(), 1);
+    }
+
+    #[test]
+    fn each_player_proves_its_seat_to_a_spectator_once_a_connection() {
+        let mut p = Loopback::new(GameKind::Meta, 60);
+        p.exchange(Seat::Host, Command::Play(Step::Cell(40)));
+        let mut w = watcher(&p);
+        let c = [7; 16];
+        let (mut host, mut guest) = (Feed::default(), Feed::default());
+        let proof = |b: Vec<Vec<u8>>| {
+            assert_eq!(b.len(), 1);
+            Follower::proof(&b[0]).expect("a proof")
+        };
+        // The host's key is in the link: its proof holds at once, for this challenge and
+        // this seat only.
+        let (seat, host_sig) = proof(p.host().feed(&mut host, &Follower::challenge(c)));
+        assert_eq!(seat, Seat::Host);
+        assert!(w.proves(&c, Seat::Host, host_sig));
+        assert!(!w.proves(&[8; 16], Seat::Host, host_sig));
+        assert!(!w.proves(&c, Seat::Guest, host_sig));
+        // It is no proof of presence a player would take from its peer.
+        let key = VerifyingKey::from_bytes(&w.link().host_key).unwrap();
+        let as_peer = wire::presence_bytes(w.link().room, &c, Seat::Host);
+        assert!(!host_sig.verifies(&key, &as_peer));
+        // One signature per connection: a second challenge gets nothing.
+        assert!(p
+            .host()
+            .feed(&mut host, &Follower::challenge([9; 16]))
+            .is_empty());
+        // The guest's key comes with its entries: until then its proof proves nothing.
+        let (seat, guest_sig) = proof(p.guest().feed(&mut guest, &Follower::challenge(c)));
+        assert_eq!(seat, Seat::Guest);
+        assert!(!w.proves(&c, Seat::Guest, guest_sig));
+        let first = p.host().feed(&mut host, &w.ask());
+        pass(&mut w, &mut host, p.host(), first);
+        assert!(w.proves(&c, Seat::Guest, guest_sig));
+        assert!(!w.proves(&c, Seat::Host, guest_sig));
+        // Garbage is no proof.
+        assert_eq!(Follower::proof(&[1, 2, 3]), None);
+        assert_eq!(Follower::proof(&w.ask()), None);
     }
 
     #[test]

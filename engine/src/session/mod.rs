@@ -75,7 +75,7 @@ pub use save::{RestoreError, SaveCursor, SaveParts, Saved, SAVE_CHUNK};
 pub use seat::Knock;
 pub use wire::{
     Body, Colours, DecodeError, Digest32, Entry, Message, Options, Proposal, RoomId, Rules, Seat,
-    Step,
+    Sig, Step,
 };
 
 use crate::{AnyGame, Player};

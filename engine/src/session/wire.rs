@@ -30,6 +30,7 @@ const HASH_DOMAIN: &[u8] = b"moulin/hash/v1";
 const JOIN_DOMAIN: &[u8] = b"moulin/join/v1";
 const PRESENCE_DOMAIN: &[u8] = b"moulin/presence/v1";
 const KNOCK_DOMAIN: &[u8] = b"moulin/knock/v1";
+const WATCH_DOMAIN: &[u8] = b"moulin/watch/v1";
 
 /// A SHA-256 digest.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
@@ -382,6 +383,17 @@ pub fn join_proof(room: RoomId, secret: &[u8; 16], key: &[u8; 32]) -> [u8; 32] {
 /// challenge, for this room and this seat.
 pub fn presence_bytes(room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
     let mut out = PRESENCE_DOMAIN.to_vec();
+    out.extend(room.0);
+    out.extend(challenge);
+    out.push(seat.index() as u8);
+    out
+}
+
+/// What a seat signs to prove to a spectator that it feeds it: the spectator's fresh
+/// challenge, for this room and this seat. Another domain than [`presence_bytes`]: a spectator
+/// cannot get from a player a proof it could show the other player.
+pub fn watch_presence_bytes(room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
+    let mut out = WATCH_DOMAIN.to_vec();
     out.extend(room.0);
     out.extend(challenge);
     out.push(seat.index() as u8);
