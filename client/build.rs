@@ -12,12 +12,15 @@ use std::path::Path;
 /// Every catalogue, the reference (French) first.
 const LANGUAGES: [&str; 2] = ["fr", "en"];
 
-/// The sections the code reads, in order, and the feature of the bundle that carries each (the
+/// The sections the code reads, in order, and the features of the bundles that carry each (the
 /// `page` section is index.html's own: scripts/build-client.sh puts it there).
 const SECTIONS: [(&str, Option<&str>); 3] = [
     ("common", None),
-    ("local", Some("local")),
-    ("room", Some("remote")),
+    ("local", Some("feature = \"local\"")),
+    (
+        "room",
+        Some("any(feature = \"remote\", feature = \"watch\")"),
+    ),
 ];
 
 fn main() {
@@ -116,8 +119,8 @@ fn accessor(out: &mut String, index: usize, rank: usize, e: &catalogue::Entry) {
         e.value.replace('[', "\\[").replace(']', "\\]")
     )
     .unwrap();
-    if let Some(feature) = SECTIONS[rank].1 {
-        writeln!(out, "    #[cfg(feature = \"{feature}\")]").unwrap();
+    if let Some(features) = SECTIONS[rank].1 {
+        writeln!(out, "    #[cfg({features})]").unwrap();
     }
     if names.is_empty() {
         writeln!(

@@ -116,7 +116,11 @@ pub fn expected_len() -> usize {
     let [common, local, room] = SECTION_SIZES;
     common
         + if cfg!(feature = "local") { local } else { 0 }
-        + if cfg!(feature = "remote") { room } else { 0 }
+        + if cfg!(any(feature = "remote", feature = "watch")) {
+            room
+        } else {
+            0
+        }
 }
 
 /// The texts of one language by their keys' index (a bundle without a section leaves its

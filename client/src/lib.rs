@@ -14,11 +14,11 @@
 //! assert_eq!(page.status(), "Au tour de Rouge : posez un pion.");
 //! ```
 #![forbid(unsafe_code)]
-// A bundle built with one feature leaves out the other's pages, and with them the callers of
-// some shared helpers; the default build (both features: native tests, clippy) still catches
+// A bundle built with one feature leaves out the others' pages, and with them the callers of
+// some shared helpers; the default build (every feature: native tests, clippy) still catches
 // code no page uses.
 #![cfg_attr(
-    not(all(feature = "local", feature = "remote")),
+    not(all(feature = "local", feature = "remote", feature = "watch")),
     allow(dead_code, unused_imports)
 )]
 #![warn(missing_docs)]

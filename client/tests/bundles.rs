@@ -1,11 +1,11 @@
-//! The page's loader (`client/static/index.html`) picks the bundle by path: its list of the remote
-//! pages' paths must be exactly the client's remote routes, or a page would load a bundle that
-//! cannot show it.
+//! The page's loader (`client/static/index.html`) picks the bundle by path: its lists of the
+//! rooms' and the spectators' paths must be exactly the client's routes of those bundles, or a
+//! page would load a bundle that cannot show it.
 
-use client::ui::Route;
+use client::ui::{Bundle, Route};
 use engine::GameKind;
 
-const ROUTES: [Route; 10] = [
+const ROUTES: [Route; 12] = [
     Route::Home,
     Route::Morris,
     Route::Meta,
@@ -15,20 +15,24 @@ const ROUTES: [Route; 10] = [
     Route::Lobby(GameKind::Meta),
     Route::Room(GameKind::Morris),
     Route::Room(GameKind::Meta),
+    Route::Watch(GameKind::Morris),
+    Route::Watch(GameKind::Meta),
     Route::Viewer,
 ];
 
-fn loader_remote_paths() -> Vec<String> {
+/// The paths index.html sends to a bundle: its array literal `const <NAME> = [...]`.
+fn loader_paths(name: &str) -> Vec<String> {
     let html = include_str!("../static/index.html");
+    let prefix = format!("const {name} = ");
     let line = html
         .lines()
-        .find_map(|l| l.trim().strip_prefix("const REMOTE_PATHS = "))
-        .expect("index.html declares REMOTE_PATHS");
+        .find_map(|l| l.trim().strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("index.html declares {name}"));
     let list = line.trim_end_matches(';').trim();
     let inner = list
         .strip_prefix('[')
         .and_then(|l| l.strip_suffix(']'))
-        .expect("REMOTE_PATHS is an array literal");
+        .expect("an array literal");
     inner
         .split(',')
         .map(|p| p.trim().trim_matches('"').to_string())
@@ -36,23 +40,28 @@ fn loader_remote_paths() -> Vec<String> {
 }
 
 #[test]
-fn the_loader_sends_exactly_the_remote_routes_to_the_remote_bundle() {
-    let mut ours: Vec<&str> = ROUTES
-        .iter()
-        .filter(|r| r.remote())
-        .map(|r| r.path())
-        .collect();
-    let mut loader = loader_remote_paths();
-    ours.sort_unstable();
-    loader.sort_unstable();
-    assert_eq!(loader, ours);
-    for path in &loader {
-        // The loader trims trailing slashes as the router does.
-        for p in [path.clone(), format!("{path}/")] {
-            assert!(Route::from_path(&p).remote(), "{p}");
+fn the_loader_sends_exactly_each_bundles_routes_to_it() {
+    for (name, bundle) in [
+        ("REMOTE_PATHS", Bundle::Remote),
+        ("WATCH_PATHS", Bundle::Watch),
+    ] {
+        let mut ours: Vec<&str> = ROUTES
+            .iter()
+            .filter(|r| r.bundle() == bundle)
+            .map(|r| r.path())
+            .collect();
+        let mut loader = loader_paths(name);
+        ours.sort_unstable();
+        loader.sort_unstable();
+        assert_eq!(loader, ours, "{name}");
+        for path in &loader {
+            // The loader trims trailing slashes as the router does.
+            for p in [path.clone(), format!("{path}/")] {
+                assert_eq!(Route::from_path(&p).bundle(), bundle, "{p}");
+            }
         }
-    }
-    for route in ROUTES.iter().filter(|r| !r.remote()) {
-        assert!(!loader.iter().any(|p| p == route.path()), "{route:?}");
+        for route in ROUTES.iter().filter(|r| r.bundle() != bundle) {
+            assert!(!loader.iter().any(|p| p == route.path()), "{route:?}");
+        }
     }
 }

@@ -175,6 +175,7 @@ fn the_pages_titles_follow_the_language() {
         Route::Computer(GameKind::Meta),
         Route::Room(GameKind::Morris),
         Route::Viewer,
+        Route::Watch(GameKind::Meta),
     ];
     let titles = |lang| {
         assert!(i18n::set(lang));

@@ -13,9 +13,10 @@ pub mod meta;
 pub mod morris;
 pub mod motion;
 // The room's invitation draws one; the lobby's offers without a relay will too (then both).
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "watch"))]
 pub mod qr;
-#[cfg(feature = "remote")]
+// The spectator's page (feature `watch`) draws what the room's page does, from its own model.
+#[cfg(any(feature = "remote", feature = "watch"))]
 pub mod room;
 pub mod rules;
 #[cfg(feature = "local")]

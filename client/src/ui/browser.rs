@@ -73,8 +73,8 @@ pub async fn room_peers(room: &str) -> Option<u32> {
 
 /// The relay's answer to a plain `GET /ws/<room>` (`relay_api`): its status, and its body as
 /// `JSON.parse` reads it (`None` when it is no JSON); `None` when the relay does not answer.
-pub async fn ask_room(room: &str) -> Option<(u16, Option<JsValue>)> {
-    let resp = fetch(&format!("/ws/{room}")).await?;
+pub async fn ask_room(path: &str) -> Option<(u16, Option<JsValue>)> {
+    let resp = fetch(path).await?;
     let text = JsFuture::from(resp.text().ok()?).await.ok()?.as_string()?;
     Some((resp.status(), js_sys::JSON::parse(&text).ok()))
 }

@@ -22,7 +22,7 @@ mod morris;
 mod motion;
 #[cfg(feature = "local")]
 mod page;
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "watch"))]
 mod room;
 mod seats;
 #[cfg(feature = "local")]
@@ -50,6 +50,9 @@ pub enum Route {
     /// `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (the invitation is in the
     /// fragment, never sent to the relay).
     Room(GameKind),
+    /// `/moulin/regarder#w=…`, `/meta-morpion/regarder#w=…`: a spectator of a remote room (the
+    /// watch link is in the fragment).
+    Watch(GameKind),
     /// `/partie`: the game viewer (a record or a signed transcript, verified in the page).
     Viewer,
     /// Anything else.
@@ -69,23 +72,32 @@ impl Route {
             "/meta-morpion/distance" => Route::Lobby(GameKind::Meta),
             "/moulin/salon" => Route::Room(GameKind::Morris),
             "/meta-morpion/salon" => Route::Room(GameKind::Meta),
+            "/moulin/regarder" => Route::Watch(GameKind::Morris),
+            "/meta-morpion/regarder" => Route::Watch(GameKind::Meta),
             "/partie" => Route::Viewer,
             _ => Route::NotFound,
         }
     }
 
-    /// The bundle that shows the route: the rooms' (`remote`) or the other pages' (`local`,
-    /// the lobby included). `client/static/index.html` loads the one its path needs
-    /// (`client/tests/bundles.rs` keeps its list equal to these routes).
-    pub fn remote(self) -> bool {
-        matches!(self, Route::Room(_))
+    /// The bundle that shows the route: the rooms' (`remote`), the spectators' (`watch`) or
+    /// the other pages' (`local`, the lobby included). `client/static/index.html` loads the one
+    /// its path needs (`client/tests/bundles.rs` keeps its lists equal to these routes).
+    pub fn bundle(self) -> Bundle {
+        match self {
+            Route::Room(_) => Bundle::Remote,
+            Route::Watch(_) => Bundle::Watch,
+            _ => Bundle::Local,
+        }
     }
 
-    /// True when this bundle shows the route; the other's routes are reached by loading the page.
+    /// True when this bundle shows the route; the others' routes are reached by loading the
+    /// page.
     pub fn here(self) -> bool {
-        const REMOTE: bool = cfg!(feature = "remote");
-        const LOCAL: bool = cfg!(feature = "local");
-        [LOCAL, REMOTE][usize::from(self.remote())]
+        match self.bundle() {
+            Bundle::Local => cfg!(feature = "local"),
+            Bundle::Remote => cfg!(feature = "remote"),
+            Bundle::Watch => cfg!(feature = "watch"),
+        }
     }
 
     /// The URL path of the route.
@@ -100,6 +112,8 @@ impl Route {
             Route::Lobby(GameKind::Meta) => "/meta-morpion/distance",
             Route::Room(GameKind::Morris) => "/moulin/salon",
             Route::Room(GameKind::Meta) => "/meta-morpion/salon",
+            Route::Watch(GameKind::Morris) => "/moulin/regarder",
+            Route::Watch(GameKind::Meta) => "/meta-morpion/regarder",
             Route::Viewer => "/partie",
         }
     }
@@ -112,9 +126,21 @@ impl Route {
             Route::Meta => t::title_hot_seat(common::game_name(GameKind::Meta)),
             Route::Computer(kind) => t::title_computer(common::game_name(kind)),
             Route::Lobby(kind) | Route::Room(kind) => t::title_remote(common::game_name(kind)),
+            Route::Watch(kind) => t::watch_title(common::game_name(kind)),
             Route::Viewer => t::title_viewer().to_string(),
         }
     }
+}
+
+/// The site's bundles (docs/architecture.md, « Bundles »): each page loads one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bundle {
+    /// The home page, hot-seat and computer games, the lobby, the viewer (feature `local`).
+    Local,
+    /// The room (feature `remote`).
+    Remote,
+    /// The spectator's page (feature `watch`).
+    Watch,
 }
 
 /// A game page: hot-seat, or against the computer.
@@ -289,6 +315,10 @@ fn page(route: Route, go: &Callback<Route>) -> Html {
         #[cfg(feature = "remote")]
         Route::Room(kind) => {
             html! { <room::RoomPage key={current_href()} {kind} go={go.clone()} /> }
+        }
+        #[cfg(feature = "watch")]
+        Route::Watch(kind) => {
+            html! { <room::WatchPage key={current_href()} {kind} go={go.clone()} /> }
         }
         _ => html! {
             <main class="page narrow">

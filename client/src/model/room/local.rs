@@ -30,6 +30,8 @@ pub enum Copyable {
     Link,
     /// The room's short code.
     Code,
+    /// The spectator link.
+    Watch,
 }
 
 /// What the local player did.

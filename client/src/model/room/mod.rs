@@ -27,6 +27,7 @@ mod local;
 mod open;
 pub mod text;
 pub mod view;
+pub mod watch;
 
 pub use local::{Copyable, Dialog, Event, Local};
 pub use view::View;
@@ -374,28 +375,32 @@ impl<P: Copy + Eq> RoomModel<P> {
     /// The current game's record, headers first: what « Exporter la partie » and the viewer's
     /// link give.
     pub fn record(&self) -> String {
-        let room = self.session().room();
-        let headers = room.game().map_or(String::new(), |game| {
-            let blue = room.seat_of(engine::Player::Blue);
-            let name = view::seat_name;
-            let (result, reason) = match room.games().last().and_then(|g| g.result) {
-                Some((winner, finish)) => (
-                    engine::record::result_text(Some(winner)),
-                    Some(text::finish_name(finish)),
-                ),
-                None => ("*", None),
-            };
-            engine::record::header_lines(
-                game,
-                name(blue),
-                name(blue.other()),
-                &crate::model::text::date(self.now),
-                result,
-                reason,
-            )
-        });
-        format!("{headers}{}\n", room.record())
+        record_of(self.session().room(), self.now)
     }
+}
+
+/// A room's current game as a record, headers first (`now`: the date, ms since the epoch).
+fn record_of(room: &engine::session::Room, now: u64) -> String {
+    let headers = room.game().map_or(String::new(), |game| {
+        let blue = room.seat_of(engine::Player::Blue);
+        let name = view::seat_name;
+        let (result, reason) = match room.games().last().and_then(|g| g.result) {
+            Some((winner, finish)) => (
+                engine::record::result_text(Some(winner)),
+                Some(text::finish_name(finish)),
+            ),
+            None => ("*", None),
+        };
+        engine::record::header_lines(
+            game,
+            name(blue),
+            name(blue.other()),
+            &crate::model::text::date(now),
+            result,
+            reason,
+        )
+    });
+    format!("{headers}{}\n", room.record())
 }
 
 impl<P: Copy + Eq> Machine for RoomModel<P> {

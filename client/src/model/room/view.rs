@@ -236,6 +236,11 @@ pub struct View {
     /// The keys' fingerprints, host's then guest's, as the viewer shows them for the room's
     /// transcript: « Hôte (vous) : clé 3f2a… ».
     pub keys: [Option<String>; 2],
+    /// The spectator link's fragment (`w=…&r=…&k=…`), for a seated player once the host's key
+    /// is known, with the last copy of it.
+    pub watch: Option<(String, Option<bool>)>,
+    /// Spectators this tab feeds now.
+    pub spectators: usize,
 }
 
 impl<P: Copy + Eq> RoomModel<P> {
@@ -337,6 +342,13 @@ impl<P: Copy + Eq> RoomModel<P> {
             keys: s
                 .keys()
                 .map(|k| k.map(|k| engine::session::transcript::fingerprint(&k))),
+            watch: engine::session::follow::WatchLink::of(s.invite())
+                .filter(|_| seated && !left)
+                .map(|l| {
+                    let copied = self.copied.filter(|c| c.0 == Copyable::Watch).map(|c| c.1);
+                    (l.to_fragment(), copied)
+                }),
+            spectators: self.driver.watchers(),
         }
     }
 
@@ -709,7 +721,7 @@ impl<P: Copy + Eq> RoomModel<P> {
 }
 
 /// « Tours joués : 12 sur 100 », « Tours joués : 30 sur 81 au plus ».
-fn progress(g: &AnyGame) -> String {
+pub(super) fn progress(g: &AnyGame) -> String {
     match g {
         AnyGame::Morris(m) => {
             t::morris_progress(&m.turns().to_string(), &m.max_turns().to_string())

@@ -27,6 +27,9 @@ pub struct Tab {
     pub render: Render,
     /// When the page first had its peer (`performance.now()`), for the test suite's figures.
     pub first_peer: Rc<Cell<Option<u64>>>,
+    /// A spectator's tab: its sockets and questions to the relay say `?watch`; it keeps
+    /// nothing.
+    pub watch: bool,
 }
 
 impl Env for Tab {
@@ -42,7 +45,7 @@ impl Env for Tab {
 
     /// A new socket to the room, its message loop running.
     fn open(&mut self, room: &str, ice: &[IceServer]) -> Link {
-        let (link, message_loop) = Link::connect(&web::ws_url(room), ice);
+        let (link, message_loop) = Link::connect(&web::ws_url(room, self.watch), ice);
         spawn_local(async move {
             let _ = message_loop.await;
         });
@@ -50,9 +53,9 @@ impl Env for Tab {
     }
 
     fn ask(&mut self, room: &str) -> Pending<Answer> {
-        let room = room.to_string();
+        let (room, watch) = (room.to_string(), self.watch);
         Box::pin(async move {
-            let (refusal, peers) = web::probe_room(&room).await;
+            let (refusal, peers) = web::probe_room(&room, watch).await;
             Answer { refusal, peers }
         })
     }

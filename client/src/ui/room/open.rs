@@ -75,6 +75,7 @@ pub(super) fn start(room: &Rc<Room>, kind: GameKind) {
         kind,
         render: room.render.clone(),
         first_peer: room.first_peer.clone(),
+        watch: false,
     };
     let runtime = Runtime::new(tab, room.model.clone());
     wasm_bindgen_futures::spawn_local(runtime.run(receiver));

@@ -353,6 +353,9 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
             if !v.seated && !v.left {
                 { lobby_link(v.kind, &props.go) }
             }
+            if let Some((fragment, copied)) = v.watch.clone() {
+                { spectators(v.kind, &fragment, copied, v.spectators, act) }
+            }
             if v.seated && v.keys.iter().any(Option::is_some) {
                 { keys(v) }
             }
@@ -363,7 +366,55 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
     }
 }
 
-/// Where the room page's errors lead: the game's lobby.
+/// The spectator link, to copy, and how many watch: a link that lets its holder watch and
+/// nothing else (no secret, no seat).
+fn spectators(
+    kind: GameKind,
+    fragment: &str,
+    copied: Option<bool>,
+    count: usize,
+    act: &Callback<Event>,
+) -> Html {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let link = format!("{origin}{}#{fragment}", Route::Watch(kind).path());
+    let copy = {
+        let (act, link) = (act.clone(), link.clone());
+        Callback::from(move |_: MouseEvent| {
+            let act = act.clone();
+            browser::copy_text(&link, move |ok| {
+                act.emit(Event::Copied(Copyable::Watch, ok))
+            });
+        })
+    };
+    let watching = match count {
+        0 => None,
+        1 => Some(t::spectators_one().to_string()),
+        n => Some(t::spectators_many(&n.to_string())),
+    };
+    html! {
+        <div class="spectate">
+            <label class="invite-link">
+                { words(t::spectator_link()) }
+                <input type="text" readonly=true value={link.clone()} data-spectator-link={link} />
+            </label>
+            <div class="actions">
+                <button type="button" class="button secondary" data-copy="spectator" onclick={copy}>
+                    { words(if copied == Some(true) { t::link_copied() } else { t::copy_link() }) }
+                </button>
+            </div>
+            if copied == Some(false) {
+                <p class="notice">{ words(t::copy_failed()) }</p>
+            }
+            <p class="hint">{ words(t::spectator_link_help()) }</p>
+            if let Some(text) = watching {
+                <p class="spectators" data-spectators={count.to_string()}>{ text }</p>
+            }
+        </div>
+    }
+}
+
 /// The keys that sign each seat's entries, by the fingerprints the viewer shows too: players
 /// who read the same ones to each other know nobody stands between them.
 fn keys(v: &View) -> Html {
@@ -385,6 +436,7 @@ fn keys(v: &View) -> Html {
     }
 }
 
+/// Where the room page's errors lead: the game's lobby.
 pub fn lobby_link(kind: GameKind, go: &Callback<Route>) -> Html {
     html! {
         <p><PageLink to={Route::Lobby(kind)} go={go.clone()}>{ words(t::other_room()) }</PageLink></p>

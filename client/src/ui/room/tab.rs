@@ -2,11 +2,11 @@
 //! while another tab holds it, it says so and offers to take it over.
 
 use super::super::{browser, use_lang, words, Route};
+use super::body::{RoomBody, Shared};
 use super::errors::{room_error, RoomError};
 use super::open::{invite_in_url, open_room, start, Room};
 use super::parts::lobby_link;
 use super::web;
-use super::{RoomBody, Shared};
 use crate::i18n::t;
 use crate::model::room::Invite;
 use engine::GameKind;

@@ -108,8 +108,16 @@ pub fn lock(name: &str, take: bool, news: impl Fn(LockNews) + 'static) -> Lock {
     Lock { release }
 }
 
-/// `ws(s)://<this host>/ws/<room>`.
-pub fn ws_url(room: &str) -> String {
+/// The relay's path for a room: `/ws/<room>`, or `/ws/<room>?watch` for a spectator.
+pub fn room_path(room: &str, watch: bool) -> String {
+    match watch {
+        true => format!("/ws/{room}?{}", relay_api::WATCH_QUERY),
+        false => format!("/ws/{room}"),
+    }
+}
+
+/// `ws(s)://<this host>/ws/<room>` (`?watch` for a spectator).
+pub fn ws_url(room: &str, watch: bool) -> String {
     let location = web_sys::window().map(|w| w.location());
     let host = location
         .as_ref()
@@ -119,7 +127,7 @@ pub fn ws_url(room: &str) -> String {
         Some("https:") => "wss",
         _ => "ws",
     };
-    format!("{scheme}://{host}/ws/{room}")
+    format!("{scheme}://{host}{}", room_path(room, watch))
 }
 
 async fn text(resp: &web_sys::Response) -> String {
@@ -168,8 +176,8 @@ pub async fn ice_servers() -> Option<Vec<IceServer>> {
 /// What the relay says of a room now (a browser cannot read the status of a refused websocket
 /// handshake, so it asks over plain HTTP): what it refuses, or `Err` when it does not answer;
 /// and how many players are in it, when it lets us join.
-pub async fn probe_room(room: &str) -> (Result<Option<Refusal>, ()>, Option<u32>) {
-    let Some((status, json)) = ask_room(room).await else {
+pub async fn probe_room(room: &str, watch: bool) -> (Result<Option<Refusal>, ()>, Option<u32>) {
+    let Some((status, json)) = ask_room(&room_path(room, watch)).await else {
         return (Err(()), None);
     };
     // `{"error":"room_full"}` ([`relay_api::Refused`]), or `{"peers":1}`.
