@@ -2,7 +2,7 @@
 // in words — hot-seat, against the computer (its moves too) and in a remote room between two
 // contexts (the opponent's moves, proposals and presence too); the keyboard focus returns to
 // the element that opened a dialog (or to the board) when it closes; and an axe-core scan of
-// every page and dialog, in the light and the dark theme, finds no serious or critical
+// every page and dialog (the spectator's page too), in the light and the dark theme, finds no serious or critical
 // violation (every finding is printed, whatever its impact).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -215,6 +215,15 @@ test('remote: the opponent\'s moves, proposals and presence are read aloud; dial
   await heard(h.page, 'Rouge pose en a7.');
   await scan(h.page, 'room in game');
 
+  // A spectator: its page is scanned, and the live region tells it the game too.
+  const s = await player(DESKTOP, { init: RECORD_SPEECH });
+  await s.page.goto(await h.page.locator('[data-spectator-link]').inputValue());
+  await s.page.locator('[data-verified="true"]').waitFor({ timeout: 20000 });
+  await heard(s.page, 'Rouge pose en a7.');
+  await h.page.locator('[data-spectators="1"]').waitFor();
+  await scan(s.page, 'spectator');
+  await scan(h.page, 'room with a spectator');
+
   // The host asks to undo; the guest hears the request, its dialog has the focus.
   await h.page.locator('main[data-my-turn="true"]').waitFor();
   await pressButton(h.page, 'Annuler le coup');
@@ -267,7 +276,9 @@ test('remote: the opponent\'s moves, proposals and presence are read aloud; dial
   await v.page.locator('[data-file]').setInputFiles({ name: 'salon.transcript', mimeType: 'text/plain', buffer: Buffer.from(transcript) });
   await v.page.locator('[data-verified="true"]').waitFor();
   await scan(v.page, 'viewer, verified transcript');
-  assert.deepEqual([...h.errors, ...v.errors], []);
+  await heard(s.page, 'Dernier tour annulé. Au tour de Rouge.');
+  assert.deepEqual([...h.errors, ...v.errors, ...s.errors], []);
+  await s.context.close();
   await h.context.close();
   await v.context.close();
 });

@@ -2,7 +2,8 @@
 // Chromium — a host, a guest, spectators — over the real relay and WebRTC. A whole Ultimate
 // tic-tac-toe game watched from the first move, a request shown read-only, a spectator that
 // joins late and catches up, one that reloads, the host away while the guest feeds a new
-// spectator, the transcript a spectator exports checked by `engine verify`; the relay's cap (a
+// spectator, the transcript a spectator exports checked by `engine verify`, the rematch; a host
+// browser that alters an entry on its way to a spectator, caught; the relay's cap (a
 // spectator over it told « trop de spectateurs », the players' seats untouched); a link that is
 // no watch link, and one to a room nobody plays in. Figures: player move → spectator board.
 import { test, after } from 'node:test';
@@ -172,6 +173,18 @@ test('a whole game watched: a request read-only, a late spectator, a reload, the
   assert.deepEqual(verified, expected);
   assert.match(story.verdict, /^verified/);
   assert.deepEqual(story.faults, []);
+
+  // The rematch, asked and accepted, reaches the spectators: a new game on an empty board.
+  await host.locator('[data-rematch]').click();
+  await host.getByRole('dialog').getByRole('button', { name: 'Proposer' }).click();
+  await w1.locator('[data-request]').waitFor();
+  assert.match(await w1.locator('[data-request]').textContent(), /hôte propose : une nouvelle partie/);
+  await guest.getByRole('alertdialog').getByRole('button', { name: 'Accepter' }).click();
+  for (const w of watchers) {
+    await w.locator('main[data-game-number="1"]').waitFor();
+    await waitCells(w, '.'.repeat(81));
+  }
+  assert.equal(await w1.locator('[data-request]').count(), 0);
   for (const p of [h, g, s1, s2]) assert.deepEqual(p.errors, []);
   for (const p of [h, g, s1, s2]) await p.context.close();
 });

@@ -34,6 +34,8 @@ struct Watched {
     model: Rc<RefCell<WatchModel<PeerId>>>,
     inbox: UnboundedSender<WatchInput<PeerId>>,
     render: Render,
+    /// When the first feeder's channel opened (`performance.now()`), for the suite's figures.
+    first_peer: Rc<Cell<Option<u64>>>,
 }
 
 impl Watched {
@@ -45,10 +47,11 @@ impl Watched {
         let model = Rc::new(RefCell::new(WatchModel::new(link, nonce)));
         let (inbox, receiver) = unbounded();
         let render = Render::default();
+        let first_peer = Rc::new(Cell::new(None));
         let tab = Tab {
             kind: link.kind,
             render: render.clone(),
-            first_peer: Rc::new(Cell::new(None)),
+            first_peer: first_peer.clone(),
             watch: true,
         };
         let runtime = Runtime::new(tab, model.clone());
@@ -57,6 +60,7 @@ impl Watched {
             model,
             inbox,
             render,
+            first_peer,
         }
     }
 }
@@ -110,7 +114,7 @@ pub fn WatchPage(props: &WatchProps) -> Html {
             browser::set_title_soon(Route::Watch(kind).title());
         });
     }
-    watch_view(view, &act, speech, &props.go)
+    watch_view(view, &act, speech, w.first_peer.get(), &props.go)
 }
 
 /// A fragment that is no watch link.
@@ -128,6 +132,7 @@ fn watch_view(
     v: WatchView,
     act: &Callback<WatchEvent>,
     speech: crate::model::speech::Speech,
+    first_peer: Option<u64>,
     go: &Callback<Route>,
 ) -> Html {
     let nav = act.reform(WatchEvent::History);
@@ -150,7 +155,8 @@ fn watch_view(
     }
     html! {
         <main class={classes!("page", "game", "remote", "watch", v.kind.as_str())}
-            data-watch="" data-game-number={v.game_number.to_string()}>
+            data-watch="" data-game-number={v.game_number.to_string()}
+            data-first-peer-ms={first_peer.map(|t| t.to_string())}>
             <Announcer text={speech.said().to_string()} serial={speech.serial} />
             <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ words(t::mode_watching()) }</span></h1>
             <p class="hint">{ words(t::watch_read_only()) }</p>
