@@ -401,7 +401,7 @@ fn spectators(
             </label>
             <div class="actions">
                 <button type="button" class="button secondary" data-copy="spectator" onclick={copy}>
-                    { words(if copied == Some(true) { t::link_copied() } else { t::copy_link() }) }
+                    { words(if copied == Some(true) { t::spectator_link_copied() } else { t::copy_spectator_link() }) }
                 </button>
             </div>
             if copied == Some(false) {
