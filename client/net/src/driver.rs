@@ -163,6 +163,8 @@ pub struct Driver<P> {
     no_webrtc_there: bool,
     /// The relay counted nobody in the room just before our socket joined it.
     room_empty: bool,
+    /// The links are paired by hand, with no relay ([`Driver::set_paired`]).
+    paired: bool,
     left: bool,
     /// What the last save kept holds: the next one writes what came after.
     saved: SaveCursor,
@@ -187,9 +189,23 @@ impl<P: Copy + Eq> Driver<P> {
             no_webrtc_here: false,
             no_webrtc_there: false,
             room_empty: false,
+            paired: false,
             left: false,
             saved: SaveCursor::default(),
         }
+    }
+
+    /// Says that the links are paired by hand, with no relay (issue #25): a link waits for its
+    /// texts as long as the people take to pass them — never replaced for being alone or
+    /// silent, no relay asked whether the other is there, no guest told the room may have
+    /// expired. A link ends with its channel; the next one is a new exchange of texts.
+    pub fn set_paired(&mut self) {
+        self.paired = true;
+    }
+
+    /// True when the links are paired by hand.
+    pub fn paired(&self) -> bool {
+        self.paired
     }
 
     /// The saved seat's parts that changed since the last save kept ([`Driver::save_kept`]).
@@ -586,6 +602,13 @@ impl<P: Copy + Eq> Driver<P> {
             self.refused = None;
         }
         // In the room without a data channel: after a while, ask whether the other is there.
+        // Without a relay nobody can say; and a link paired by hand is never replaced on a timer.
+        if self.paired {
+            s.no_channel_since = None;
+            s.stale_since = None;
+            self.alone_since = None;
+            return;
+        }
         if s.joined && s.peer.is_none() && !self.left {
             let since = *s.no_channel_since.get_or_insert(now);
             if now >= since + DIRECT_MS && self.asking.is_none() {

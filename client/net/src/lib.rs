@@ -47,7 +47,7 @@ pub use driver::{
     Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, LONELY_MS,
     MAX_RETRY_MS, MAX_WATCHERS, STALE_MS,
 };
-pub use link::{webrtc_available, Link, LinkEvent, PeerId};
+pub use link::{webrtc_available, Link, LinkEvent, PairedLink, PeerId};
 pub use relay_api::{IceServer, Refusal};
 pub use runtime::{Answer, Connection, Effect, Env, Machine, Pending, Runtime};
 pub use watch::Watching;

@@ -410,6 +410,54 @@ fn a_socket_that_never_met_the_away_peer_waits_twenty_seconds() {
 }
 
 #[test]
+fn a_link_paired_by_hand_waits_for_its_texts_and_is_replaced_only_when_it_ends() {
+    // The same restored tab as above, its links paired by hand: no relay to ask, and the
+    // people may take minutes to pass the texts.
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    let saved = w.session(1).save();
+    let mut paired = Driver::<u32>::new(Session::restore(saved).unwrap());
+    paired.set_paired();
+    assert!(paired.paired());
+    let out = paired.input(Input::Wake, 100);
+    assert!(out.contains(&Output::AskWhy), "{out:?}");
+    assert_eq!(paired.input(Input::Why(Ok(None)), 100), [Output::Connect]);
+    paired.input(Input::Joined, 120);
+    // An hour alone: never asked about, never dropped, never « expired ».
+    let mut t = 120;
+    while let Some(next) = paired.next_wakeup().filter(|&n| n < 3_600_000) {
+        t = next.max(t + 1);
+        let out = paired.input(Input::Wake, t);
+        assert!(
+            !out.iter()
+                .any(|o| matches!(o, Output::AskWhy | Output::Disconnect)),
+            "{t}: {out:?}"
+        );
+    }
+    assert_eq!(paired.alone_for(3_600_000), None);
+    assert!(!paired.blocked());
+    // The channel opens, then is lost: the link ends, and the next one opens after the
+    // back-off (a new exchange of texts).
+    paired.input(Input::Peer(7, true), 3_600_000);
+    paired.input(Input::Peer(7, false), 3_600_010);
+    let mut out = paired.input(Input::Closed, 3_600_020);
+    let mut t = 3_600_020;
+    while !out.contains(&Output::Connect) {
+        assert!(t <= 3_600_020 + MAX_RETRY_MS, "no new link by {t}");
+        if out.contains(&Output::AskWhy) {
+            // Without a relay the environment answers at once: there is room.
+            out = paired.input(Input::Why(Ok(None)), t);
+            continue;
+        }
+        t = paired
+            .next_wakeup()
+            .expect("a wake-up for the next link")
+            .max(t);
+        out = paired.input(Input::Wake, t);
+    }
+}
+
+#[test]
 fn a_new_peer_replaces_the_old_one_and_only_our_peer_is_heard() {
     let mut w = World::new(GameKind::Meta);
     w.run_until(0);

@@ -26,12 +26,12 @@ mod protocol;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
 #[cfg(not(target_arch = "wasm32"))]
-pub use native::{webrtc_available, Link, PeerId};
+pub use native::{webrtc_available, Link, PairedLink, PeerId};
 
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]
-pub use web::{webrtc_available, Link, PeerId};
+pub use web::{webrtc_available, Link, PairedLink, PeerId};
 
 /// What a socket reports (`P`: how it names the peers it meets).
 #[derive(Debug, PartialEq, Eq)]

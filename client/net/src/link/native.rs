@@ -20,8 +20,8 @@ pub fn webrtc_available() -> bool {
 
 /// One connection to a room through the relay, and to the peers met there.
 pub struct Link {
-    socket: WebRtcSocket,
-    channel: WebRtcChannel,
+    /// The socket and its channel (`None`: a link paired by hand, which natively never opens).
+    socket: Option<(WebRtcSocket, WebRtcChannel)>,
     /// Wakes [`Link::next`] until it has said [`LinkEvent::Joined`].
     watch: Arc<JoinWatch>,
     closed: bool,
@@ -89,8 +89,7 @@ impl Link {
         });
         (
             Link {
-                socket,
-                channel,
+                socket: Some((socket, channel)),
                 watch,
                 closed: false,
             },
@@ -98,25 +97,48 @@ impl Link {
         )
     }
 
+    /// A link paired by hand, as the browser's is: natively there is none (pairing without a
+    /// relay is a browser's; matchbox_socket needs a relay), so it says [`LinkEvent::Closed`]
+    /// at once and its [`PairedLink`] describes nothing.
+    pub fn paired(
+        _ice: &[IceServer],
+        _ready: std::rc::Rc<dyn Fn()>,
+    ) -> (
+        Link,
+        impl Future<Output = Result<(), matchbox_socket::Error>>,
+    ) {
+        let link = Link {
+            socket: None,
+            watch: Arc::default(),
+            closed: true,
+        };
+        (link, std::future::ready(Ok(())))
+    }
+
+    /// The page's hold on a link paired by hand (natively, on nothing).
+    pub fn paired_link(&self) -> PairedLink {
+        PairedLink
+    }
+
     /// The next event: waits for the relay to admit the socket, for a peer's channel to open or
     /// close, or for bytes. After [`LinkEvent::Closed`] it says `Closed` again at once.
     pub async fn next(&mut self) -> LinkEvent {
         poll_fn(|cx| {
-            if self.closed {
+            let Some((socket, channel)) = self.socket.as_mut().filter(|_| !self.closed) else {
                 return Poll::Ready(LinkEvent::Closed);
-            }
+            };
             if !self.watch.joined.load(Ordering::Acquire) {
                 // The waker first: a turn of the loop in between wakes us again.
                 if let Ok(mut reader) = self.watch.reader.lock() {
                     *reader = Some(cx.waker().clone());
                 }
-                if self.socket.id().is_some() {
+                if socket.id().is_some() {
                     self.watch.joined.store(true, Ordering::Release);
                     return Poll::Ready(LinkEvent::Joined);
                 }
             }
             // Peer states first: a peer's packets come after its channel opened.
-            match Stream::poll_next(Pin::new(&mut self.socket), cx) {
+            match Stream::poll_next(Pin::new(&mut *socket), cx) {
                 Poll::Ready(Some((id, state))) => {
                     return Poll::Ready(LinkEvent::Peer(id, state == PeerState::Connected))
                 }
@@ -126,7 +148,7 @@ impl Link {
                 }
                 Poll::Pending => {}
             }
-            match Stream::poll_next(Pin::new(&mut self.channel), cx) {
+            match Stream::poll_next(Pin::new(&mut *channel), cx) {
                 Poll::Ready(Some((id, packet))) => {
                     Poll::Ready(LinkEvent::Packet(id, packet.to_vec()))
                 }
@@ -142,6 +164,36 @@ impl Link {
 
     /// Sends bytes to a peer; false when the channel is gone.
     pub fn send(&mut self, peer: PeerId, bytes: Vec<u8>) -> bool {
-        self.channel.try_send(bytes.into(), peer).is_ok()
+        self.socket
+            .as_mut()
+            .is_some_and(|(_, channel)| channel.try_send(bytes.into(), peer).is_ok())
+    }
+}
+
+/// The page's hold on a link paired by hand: natively there is none ([`Link::paired`]), so
+/// it does nothing and describes nothing.
+#[derive(Clone)]
+pub struct PairedLink;
+
+impl PairedLink {
+    /// Nothing natively.
+    pub fn offer(&self) {}
+
+    /// Nothing natively.
+    pub fn answer(&self, _offer: String) {}
+
+    /// Nothing natively: no offer waits.
+    pub fn accept(&self, _answer: String) -> bool {
+        false
+    }
+
+    /// None natively.
+    pub fn description(&self) -> Option<String> {
+        None
+    }
+
+    /// Never natively.
+    pub fn alive(&self) -> bool {
+        false
     }
 }

@@ -19,6 +19,9 @@ use std::fmt;
 pub struct PeerId(u128);
 
 impl PeerId {
+    /// The one peer of a link paired by hand (no relay names it).
+    pub const PAIRED: PeerId = PeerId(1);
+
     /// Reads `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hexadecimal digits of either case).
     pub fn parse(text: &str) -> Option<PeerId> {
         let bytes = text.as_bytes();
@@ -171,6 +174,20 @@ mod tests {
         fn text(&self) -> Option<String> {
             self.as_str().map(String::from)
         }
+    }
+
+    #[test]
+    fn the_paired_peer_is_no_peer_the_relay_names() {
+        // The relay names sockets with random (version 4) UUIDs: never the paired peer's.
+        assert_eq!(
+            PeerId::PAIRED.to_string(),
+            "00000000-0000-0000-0000-000000000001"
+        );
+        let relay = PeerId::parse("67e55044-10b1-426f-9247-bb680e5fe0c8").unwrap();
+        assert_ne!(relay, PeerId::PAIRED);
+        // Its version digit is 4; the paired peer's, 0.
+        assert_eq!(relay.to_string().as_bytes()[14], b'4');
+        assert_eq!(PeerId::PAIRED.to_string().as_bytes()[14], b'0');
     }
 
     fn read(text: &str) -> Option<Event> {

@@ -15,6 +15,13 @@
 //! answers each peer it meets (`NewPeer`, or its offer) with a `NoWebRtc` signal, once per peer;
 //! a peer that says so is reported as [`LinkEvent::NoWebRtc`] and its connection closed.
 //!
+//! A link can also be **paired by hand** ([`Link::paired`], issue #25): no websocket, one peer
+//! ([`PeerId::PAIRED`]), whose description the page carries as a text ([`PairedLink`]): the host
+//! makes the offer, the guest answers the offer pasted into its page, the host takes the answer
+//! pasted back. It says [`LinkEvent::Joined`] at once, and ends ([`LinkEvent::Closed`]) with its
+//! peer's connection: without a relay nothing can introduce them again, a new link needs a new
+//! exchange of texts.
+//!
 //! Everything the browser calls back (websocket, channels, connections, promises) comes through
 //! [`Shared::update`]; handlers are unset before their connection closes, so nothing calls into
 //! a link that is gone. Malformed messages, signals of unknown peers and refused descriptions
@@ -74,8 +81,10 @@ pub struct Link {
 /// What the link and the browser's callbacks share.
 struct Shared {
     me: Weak<Shared>,
-    /// The relay's websocket (`None` if the browser refused the URL).
+    /// The relay's websocket (`None` if the browser refused the URL, or the link is paired).
     ws: Option<WebSocket>,
+    /// A link paired by hand: told when our description is ready for the page to show.
+    paired: Option<Rc<dyn Fn()>>,
     /// The `RTCConfiguration` of every peer connection (the ICE servers).
     config: RtcConfiguration,
     /// This browser has `RTCPeerConnection`.
@@ -102,6 +111,8 @@ struct State {
     last_key: u32,
     /// Without WebRTC: the peers told so, newest last.
     told: VecDeque<PeerId>,
+    /// A paired link: our description, gathered, for the page to carry to the peer.
+    described: Option<String>,
 }
 
 /// One peer's connection.
@@ -178,11 +189,48 @@ impl Link {
             Shared {
                 me: me.clone(),
                 ws,
+                paired: None,
                 config: rtc_configuration(ice),
                 webrtc: webrtc_available(),
                 state: RefCell::new(state),
             }
         });
+        Link::run(shared)
+    }
+
+    /// A link paired by hand, with no relay: it says [`LinkEvent::Joined`] at once; the page
+    /// starts the offer or answers one through its [`PairedLink`], and `ready` is called (soon
+    /// after, never from inside the link) when our description is there to show. It ends with
+    /// its peer's connection.
+    pub fn paired(
+        ice: &[IceServer],
+        ready: Rc<dyn Fn()>,
+    ) -> (Link, impl Future<Output = Result<(), Infallible>>) {
+        let shared = Rc::new_cyclic(|me: &Weak<Shared>| {
+            let state = State {
+                relay_gone: true,
+                events: VecDeque::from([LinkEvent::Joined]),
+                ..State::default()
+            };
+            Shared {
+                me: me.clone(),
+                ws: None,
+                paired: Some(ready),
+                config: rtc_configuration(ice),
+                webrtc: webrtc_available(),
+                state: RefCell::new(state),
+            }
+        });
+        Link::run(shared)
+    }
+
+    /// The page's hold on a link paired by hand.
+    pub fn paired_link(&self) -> PairedLink {
+        PairedLink(Rc::downgrade(&self.shared))
+    }
+
+    /// The link and its message loop.
+    fn run(shared: Rc<Shared>) -> (Link, impl Future<Output = Result<(), Infallible>>) {
         let me = Rc::downgrade(&shared);
         let message_loop = poll_fn(move |cx| match me.upgrade() {
             Some(s) if !s.state.borrow().closed => {
@@ -226,6 +274,70 @@ impl Link {
         // A spectator that reads too slowly is dropped, not waited for.
         self.shared.update(|s, st| s.end_key(st, slow));
         false
+    }
+}
+
+/// The page's hold on a link paired by hand ([`Link::paired`]): nothing once the link is gone.
+#[derive(Clone)]
+pub struct PairedLink(Weak<Shared>);
+
+impl PairedLink {
+    /// The host: makes the offer (once; [`PairedLink::description`] gives it once gathered).
+    pub fn offer(&self) {
+        self.with(|s, st| {
+            if st.peers.is_empty() {
+                s.add_peer(st, PeerId::PAIRED, None, false);
+            }
+        });
+    }
+
+    /// The guest: answers this offer (its SDP). An offer pasted anew while no channel is open
+    /// replaces the attempt before.
+    pub fn answer(&self, offer: String) {
+        self.with(|s, st| {
+            if st.peers.iter().any(|p| p.open) {
+                return;
+            }
+            if let Some(i) = st.index_of_id(PeerId::PAIRED) {
+                st.peers.remove(i).close();
+            }
+            st.described = None;
+            s.add_peer(st, PeerId::PAIRED, Some(offer), false);
+        });
+    }
+
+    /// The host: takes the guest's answer (its SDP); false when there is no offer waiting for
+    /// one (none made, or already answered).
+    pub fn accept(&self, answer: String) -> bool {
+        let mut taken = false;
+        self.with(|s, st| {
+            if let Some(p) = st.index_of_id(PeerId::PAIRED).map(|i| &mut st.peers[i]) {
+                if p.offerer && !p.answered {
+                    p.answered = true;
+                    taken = true;
+                    spawn_local(accept(s.me.clone(), p.key, p.conn.clone(), answer));
+                }
+            }
+        });
+        taken
+    }
+
+    /// Our description (SDP), once its candidates are gathered.
+    pub fn description(&self) -> Option<String> {
+        let s = self.0.upgrade()?;
+        let st = s.state.borrow();
+        st.described.clone()
+    }
+
+    /// True while the link is there (not closed).
+    pub fn alive(&self) -> bool {
+        self.0.upgrade().is_some_and(|s| !s.state.borrow().closed)
+    }
+
+    fn with(&self, f: impl FnOnce(&Shared, &mut State)) {
+        if let Some(s) = self.0.upgrade() {
+            s.update(f);
+        }
     }
 }
 
@@ -425,6 +537,12 @@ impl Shared {
         };
         p.described = true;
         let sdp = ours.sdp();
+        if let Some(ready) = &self.paired {
+            st.described = Some(sdp);
+            let ready = ready.clone();
+            spawn_local(async move { ready() });
+            return;
+        }
         let signal = if p.offerer {
             Signal::Offer(sdp)
         } else {

@@ -25,6 +25,7 @@
 
 mod local;
 mod open;
+pub mod pairing;
 pub mod text;
 pub mod view;
 pub mod watch;
@@ -115,6 +116,12 @@ impl<P: Copy + Eq> RoomModel<P> {
     /// without, the room still joins the relay to tell the other player so.
     pub fn set_webrtc(&mut self, available: bool) {
         self.driver.set_webrtc(available);
+    }
+
+    /// Says that the room is paired by hand, without a relay (issue #25): its links wait for
+    /// their texts as long as it takes, and nothing about a relay is said.
+    pub fn set_paired(&mut self) {
+        self.driver.set_paired();
     }
 
     /// Whether the browser kept the seat at the last save: while it does not (its storage full

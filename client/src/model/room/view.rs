@@ -294,7 +294,9 @@ impl<P: Copy + Eq> RoomModel<P> {
             status: self.status(blocked && seated, no_webrtc, now),
             result: (room.game().is_some() && !in_progress).then(|| room.winner()),
             notice: self.notice_text(),
-            invite: (s.seat() == Seat::Host && !met && !left && seated).then(|| self.invite_view()),
+            // Paired by hand, the texts are the invitation (the page's pairing panel).
+            invite: (s.seat() == Seat::Host && !met && !left && seated && !self.driver.paired())
+                .then(|| self.invite_view()),
             // While a past position is shown, the cards describe it, as the board does.
             players: s
                 .room()
