@@ -10,6 +10,7 @@ use engine::meta::SmallBoard;
 #[cfg(feature = "local")]
 use engine::morris::Turn;
 use engine::morris::{Morris, Rules, Stage};
+use engine::session::Refusal;
 use engine::Game;
 use engine::{Illegal, Outcome, Player, Reason};
 
@@ -480,5 +481,28 @@ mod date_tests {
         assert_eq!(super::date(951_782_400_000), "2000-02-29");
         assert_eq!(super::date(1_735_689_599_999), "2024-12-31");
         assert_eq!(super::date(1_735_689_600_000), "2025-01-01");
+    }
+}
+
+/// What the chains refuse of an entry, as the end of a sentence (the viewer's verdicts, the
+/// spectator's).
+pub fn refusal_words(r: Refusal) -> &'static str {
+    match r {
+        Refusal::WrongRoom => t::refusal_wrong_room(),
+        Refusal::BadSignature => t::refusal_bad_signature(),
+        Refusal::NotHello => t::refusal_not_hello(),
+        Refusal::WrongHostKey => t::refusal_wrong_host_key(),
+        Refusal::BadProof => t::refusal_bad_proof(),
+        Refusal::UnknownGuest => t::refusal_unknown_guest(),
+        Refusal::Intruder => t::refusal_intruder(),
+        Refusal::BrokenChain => t::refusal_broken_chain(),
+        Refusal::UnknownSeen => t::refusal_unknown_seen(),
+        Refusal::TimeWentBack => t::refusal_time_went_back(),
+        Refusal::Fork => t::refusal_fork(),
+        Refusal::Gap => t::refusal_gap(),
+        Refusal::TooLong => t::refusal_too_long(),
+        Refusal::BadHandover => t::refusal_bad_handover(),
+        Refusal::Superseded => t::refusal_superseded(),
+        Refusal::BadFork => t::refusal_bad_fork(),
     }
 }

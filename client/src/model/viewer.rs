@@ -24,7 +24,7 @@ use crate::i18n::{t, Text};
 use engine::morris::RulesError;
 use engine::record::{self, HeaderFlaw, RecordError, Setup, TokenErrorKind};
 use engine::session::transcript::{self, Flaw, Verified, Verifier, VerifyError};
-use engine::session::{Ending, Finish, GameSummary, Refusal, Seat, Void};
+use engine::session::{Ending, Finish, GameSummary, Seat, Void};
 use engine::{AnyGame, GameKind, Illegal, Player};
 
 /// The largest file the viewer reads (bytes): checked before reading, so that a huge file is
@@ -583,31 +583,9 @@ fn refusal_text(e: &VerifyError) -> String {
         Flaw::Damaged => t::verify_damaged(&entry()),
         Flaw::Copy => t::verify_copy(&entry()),
         Flaw::Order => t::verify_order(&entry()),
-        Flaw::Refused(r) => t::verify_refused(&entry(), refusal_words(r)),
+        Flaw::Refused(r) => t::verify_refused(&entry(), text::refusal_words(r)),
     };
     t::transcript_refused(&why)
-}
-
-/// What the chains refuse of an entry.
-fn refusal_words(r: Refusal) -> &'static str {
-    match r {
-        Refusal::WrongRoom => t::refusal_wrong_room(),
-        Refusal::BadSignature => t::refusal_bad_signature(),
-        Refusal::NotHello => t::refusal_not_hello(),
-        Refusal::WrongHostKey => t::refusal_wrong_host_key(),
-        Refusal::BadProof => t::refusal_bad_proof(),
-        Refusal::UnknownGuest => t::refusal_unknown_guest(),
-        Refusal::Intruder => t::refusal_intruder(),
-        Refusal::BrokenChain => t::refusal_broken_chain(),
-        Refusal::UnknownSeen => t::refusal_unknown_seen(),
-        Refusal::TimeWentBack => t::refusal_time_went_back(),
-        Refusal::Fork => t::refusal_fork(),
-        Refusal::Gap => t::refusal_gap(),
-        Refusal::TooLong => t::refusal_too_long(),
-        Refusal::BadHandover => t::refusal_bad_handover(),
-        Refusal::Superseded => t::refusal_superseded(),
-        Refusal::BadFork => t::refusal_bad_fork(),
-    }
 }
 
 /// A `Result` header's value as the game writes it (docs/cli.md).

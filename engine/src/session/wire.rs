@@ -382,18 +382,19 @@ pub fn join_proof(room: RoomId, secret: &[u8; 16], key: &[u8; 32]) -> [u8; 32] {
 /// What a seat signs to prove it holds its key on a connection: the other side's fresh
 /// challenge, for this room and this seat.
 pub fn presence_bytes(room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
-    let mut out = PRESENCE_DOMAIN.to_vec();
-    out.extend(room.0);
-    out.extend(challenge);
-    out.push(seat.index() as u8);
-    out
+    challenged(PRESENCE_DOMAIN, room, challenge, seat)
 }
 
 /// What a seat signs to prove to a spectator that it feeds it: the spectator's fresh
 /// challenge, for this room and this seat. Another domain than [`presence_bytes`]: a spectator
 /// cannot get from a player a proof it could show the other player.
 pub fn watch_presence_bytes(room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
-    let mut out = WATCH_DOMAIN.to_vec();
+    challenged(WATCH_DOMAIN, room, challenge, seat)
+}
+
+/// A seat's answer to a challenge in a room, under a domain.
+fn challenged(domain: &[u8], room: RoomId, challenge: &[u8; 16], seat: Seat) -> Vec<u8> {
+    let mut out = domain.to_vec();
     out.extend(room.0);
     out.extend(challenge);
     out.push(seat.index() as u8);

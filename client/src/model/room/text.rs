@@ -186,6 +186,18 @@ fn who(s: &Session, p: Player) -> String {
     }
 }
 
+/// A game the players ended (resigned, agreed, claimed, left, forked), with each seat named by
+/// `player`.
+pub fn ending_text(ending: Ending, player: impl Fn(Seat) -> String) -> String {
+    match ending {
+        Ending::Resigned(seat) => t::won_resigned(&player(seat.other()), &player(seat)),
+        Ending::DrawAgreed => t::draw_agreed().to_string(),
+        Ending::Claimed(seat) => t::won_claimed(&player(seat), &player(seat.other())),
+        Ending::Left(seat) => t::won_left(&player(seat.other()), &player(seat)),
+        Ending::Forked(seat) => t::won_forked(&player(seat.other()), &player(seat)),
+    }
+}
+
 /// The line under the board: the result, whose turn and what to do, or what we wait for.
 pub fn status(s: &Session) -> String {
     let room = s.room();
@@ -201,14 +213,7 @@ pub fn status(s: &Session) -> String {
         return t::forked_there().to_string();
     }
     if let Some(ending) = room.ending {
-        let player = |seat: Seat| who(s, room.player_of(seat));
-        return match ending {
-            Ending::Resigned(seat) => t::won_resigned(&player(seat.other()), &player(seat)),
-            Ending::DrawAgreed => t::draw_agreed().to_string(),
-            Ending::Claimed(seat) => t::won_claimed(&player(seat), &player(seat.other())),
-            Ending::Left(seat) => t::won_left(&player(seat.other()), &player(seat)),
-            Ending::Forked(seat) => t::won_forked(&player(seat.other()), &player(seat)),
-        };
+        return ending_text(ending, |seat| who(s, room.player_of(seat)));
     }
     let result = match g {
         AnyGame::Morris(m) => text::morris_result(m),

@@ -344,14 +344,16 @@ impl<P: Copy + Eq> RoomModel<P> {
             keys: s
                 .keys()
                 .map(|k| k.map(|k| engine::session::transcript::fingerprint(&k))),
-            watch: engine::session::follow::WatchLink::of(s.invite())
-                .filter(|_| seated && !left)
-                .map(|l| {
-                    let copied = self.copied.filter(|c| c.0 == Copyable::Watch).map(|c| c.1);
-                    (l.to_fragment(), copied)
-                }),
+            watch: self.watch_link().filter(|_| seated && !left),
             spectators: self.driver.watchers(),
         }
+    }
+
+    /// The spectator link's fragment once the host's key is known, with its last copy.
+    fn watch_link(&self) -> Option<(String, Option<bool>)> {
+        let link = engine::session::follow::WatchLink::of(self.session().invite())?;
+        let copied = self.copied.filter(|c| c.0 == Copyable::Watch).map(|c| c.1);
+        Some((link.to_fragment(), copied))
     }
 
     /// The last refusal, or that the seat could not be kept in this browser.

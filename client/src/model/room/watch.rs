@@ -27,7 +27,7 @@ use crate::model::speech::Speech;
 use crate::model::text as game_text;
 use client_net::{Effect, Input as Net, Machine, Watching};
 use engine::session::follow::{Caught, Followed, WatchLink};
-use engine::session::{Ending, Room, RoomEvent, SaveCursor, Seat};
+use engine::session::{Room, RoomEvent, SaveCursor, Seat};
 use engine::{AnyGame, GameKind, Player};
 
 /// What the page feeds the spectator's model.
@@ -248,13 +248,7 @@ impl<P: Copy + Eq> WatchModel<P> {
             };
         };
         if let Some(ending) = room.ending {
-            return match ending {
-                Ending::Resigned(seat) => t::won_resigned(&who(seat.other()), &who(seat)),
-                Ending::DrawAgreed => t::draw_agreed().to_string(),
-                Ending::Claimed(seat) => t::won_claimed(&who(seat), &who(seat.other())),
-                Ending::Left(seat) => t::won_left(&who(seat.other()), &who(seat)),
-                Ending::Forked(seat) => t::won_forked(&who(seat.other()), &who(seat)),
-            };
+            return text::ending_text(ending, who);
         }
         let result = match g {
             AnyGame::Morris(m) => game_text::morris_result(m),
@@ -340,7 +334,11 @@ impl<P: Copy + Eq> WatchModel<P> {
 /// The verdict in words.
 fn verdict(caught: Option<Caught>, held: [u32; 2]) -> String {
     match caught {
-        Some(c) => t::watch_caught(&c.seq.to_string(), seat_name(c.seat), &c.why.to_string()),
+        Some(c) => t::watch_caught(
+            &c.seq.to_string(),
+            seat_name(c.seat),
+            game_text::refusal_words(c.why),
+        ),
         None => t::watch_verified(&(held[0] + held[1]).to_string()),
     }
 }
