@@ -186,9 +186,25 @@ fn who(s: &Session, p: Player) -> String {
     }
 }
 
+/// How the room's game `g` ended, if it did — by the players (resigned, agreed, claimed,
+/// left, forked) or on the board —, each seat named by `player`.
+pub fn game_over(
+    room: &engine::session::Room,
+    g: &AnyGame,
+    player: impl Fn(Seat) -> String,
+) -> Option<String> {
+    if let Some(ending) = room.ending {
+        return Some(ending_text(ending, player));
+    }
+    match g {
+        AnyGame::Morris(m) => text::morris_result(m),
+        AnyGame::Meta(_) => g.outcome().map(|o| text::result(o, 0)),
+    }
+}
+
 /// A game the players ended (resigned, agreed, claimed, left, forked), with each seat named by
 /// `player`.
-pub fn ending_text(ending: Ending, player: impl Fn(Seat) -> String) -> String {
+fn ending_text(ending: Ending, player: impl Fn(Seat) -> String) -> String {
     match ending {
         Ending::Resigned(seat) => t::won_resigned(&player(seat.other()), &player(seat)),
         Ending::DrawAgreed => t::draw_agreed().to_string(),
@@ -212,15 +228,8 @@ pub fn status(s: &Session) -> String {
     if room.ending.is_none() && s.forked_seat() == Some(s.seat().other()) {
         return t::forked_there().to_string();
     }
-    if let Some(ending) = room.ending {
-        return ending_text(ending, |seat| who(s, room.player_of(seat)));
-    }
-    let result = match g {
-        AnyGame::Morris(m) => text::morris_result(m),
-        AnyGame::Meta(_) => g.outcome().map(|o| text::result(o, 0)),
-    };
-    if let Some(result) = result {
-        return result;
+    if let Some(over) = game_over(room, g, |seat| who(s, room.player_of(seat))) {
+        return over;
     }
     if !room.hello[Seat::Guest.index()] {
         return t::waiting_guest().to_string();

@@ -247,15 +247,8 @@ impl<P: Copy + Eq> WatchModel<P> {
                 None => t::watch_connecting().to_string(),
             };
         };
-        if let Some(ending) = room.ending {
-            return text::ending_text(ending, who);
-        }
-        let result = match g {
-            AnyGame::Morris(m) => game_text::morris_result(m),
-            AnyGame::Meta(_) => g.outcome().map(|o| game_text::result(o, 0)),
-        };
-        if let Some(result) = result {
-            return result;
+        if let Some(over) = text::game_over(room, g, who) {
+            return over;
         }
         if !room.hello[Seat::Guest.index()] {
             return t::watch_waiting_guest().to_string();
