@@ -165,10 +165,6 @@ impl<P: Copy + Eq> Watching<P> {
             Input::Packet(id, bytes)
                 if self.feeder(id).is_some() && !self.distrusted.contains(&id) =>
             {
-                if let Some((seat, sig)) = Follower::proof(&bytes) {
-                    self.proved(id, seat, sig);
-                    return out;
-                }
                 match self.follower.receive(&bytes) {
                     Ok(learnt) => {
                         if !learnt.is_empty() {
@@ -177,6 +173,7 @@ impl<P: Copy + Eq> Watching<P> {
                         for f in learnt {
                             match f {
                                 Followed::Send(ask) => out.push(Effect::Send(id, ask)),
+                                Followed::Proof(seat, sig) => self.proved(id, seat, sig),
                                 other => self.news.push(other),
                             }
                         }
@@ -363,7 +360,10 @@ mod tests {
         assert_eq!(w.present(), [false, true]);
         // A second feeder that passes on the guest's proof as the host's proves nothing.
         let ask = sends(&w.input(Input::Peer(1, true), 5), 1);
-        let (_, sig) = Follower::proof(&proof[0]).unwrap();
+        let Ok(Message::Proof { sig, .. }) = engine::session::wire::decode_message(&proof[0])
+        else {
+            panic!("a proof");
+        };
         let lie = engine::session::wire::encode(&Message::Proof {
             seat: Seat::Host,
             sig,

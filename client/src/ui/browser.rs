@@ -148,6 +148,14 @@ pub fn location_href() -> String {
         .unwrap_or_default()
 }
 
+/// A path of this site as a whole URL, to pass on (the page's origin first; the path alone
+/// when the origin cannot be read).
+pub fn absolute(path: &str) -> String {
+    web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .map_or_else(|| path.to_string(), |o| format!("{o}{path}"))
+}
+
 /// Copies text to the clipboard, then says whether the browser did: it may refuse (no
 /// permission; no clipboard at all in a page served without HTTPS but from this machine).
 pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {

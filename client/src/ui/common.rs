@@ -135,9 +135,7 @@ pub struct GameLinkProps {
 pub fn GameLink(props: &GameLinkProps) -> Html {
     use_lang();
     let copied = use_state(|| None::<bool>);
-    let absolute = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .map_or_else(|| props.href.clone(), |o| format!("{o}{}", props.href));
+    let absolute = super::browser::absolute(&props.href);
     let on_copy = {
         let (copied, url) = (copied.clone(), absolute.clone());
         Callback::from(move |_: MouseEvent| {

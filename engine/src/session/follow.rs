@@ -154,6 +154,9 @@ pub enum Followed {
     Fork(Seat),
     /// Send these bytes to the feeder (our heads: a gap to fill).
     Send(Vec<u8>),
+    /// The feeder's proof of the seat it holds, the answer to [`Follower::challenge`]: the
+    /// seat it claims and its signature, checked by [`Follower::proves`].
+    Proof(Seat, Sig),
 }
 
 /// A spectator's copy of a room: both chains, checked entry by entry, and the room they fold
@@ -210,19 +213,10 @@ impl Follower {
     }
 
     /// What to send a feeder to learn which seat it holds: a challenge, fresh for each
-    /// connection (`nonce`: random bytes); its answer is a [`Follower::proof`].
+    /// connection (`nonce`: random bytes); [`Follower::receive`] hands back its answer as a
+    /// [`Followed::Proof`].
     pub fn challenge(nonce: [u8; 16]) -> Vec<u8> {
         wire::encode(&Message::Challenge(nonce))
-    }
-
-    /// The seat a feeder's message claims to hold and its signature, when the message is a
-    /// proof of presence (the answer to [`Follower::challenge`]); checked by
-    /// [`Follower::proves`].
-    pub fn proof(bytes: &[u8]) -> Option<(Seat, Sig)> {
-        match wire::decode_message(bytes) {
-            Ok(Message::Proof { seat, sig }) => Some((seat, sig)),
-            _ => None,
-        }
     }
 
     /// True when `sig` is the signature of our `challenge` by the key `seat` holds now, as the
@@ -240,14 +234,17 @@ impl Follower {
         self.chains.current_key(seat).map(|k| k.to_bytes())
     }
 
-    /// Bytes from a feeder. Entries are checked and folded; heads and everything else a
-    /// player sends its peer are ignored. `Err` when the message catches the feeder: the
+    /// Bytes from a feeder. Entries are checked and folded; a proof of presence is handed back
+    /// unchecked ([`Followed::Proof`]); heads and everything else a player sends its peer are
+    /// ignored. `Err` when the message catches the feeder: the
     /// entries before the one refused are kept and folded — each was checked on its own —,
     /// the rest of the message is not read, and the caller reads nothing more from that
     /// feeder.
     pub fn receive(&mut self, bytes: &[u8]) -> Result<Vec<Followed>, Caught> {
-        let Ok(Message::Entries(entries)) = wire::decode_message(bytes) else {
-            return Ok(Vec::new());
+        let entries = match wire::decode_message(bytes) {
+            Ok(Message::Entries(entries)) => entries,
+            Ok(Message::Proof { seat, sig }) => return Ok(vec![Followed::Proof(seat, sig)]),
+            _ => return Ok(Vec::new()),
         };
         let (waiting, forks) = (self.pending.len(), self.chains.forks.len());
         let mut out = Vec::new();
@@ -681,9 +678,18 @@ mod tests {
         let mut w = watcher(&p);
         let c = [7; 16];
         let (mut host, mut guest) = (Feed::default(), Feed::default());
-        let proof = |b: Vec<Vec<u8>>| {
+        // Another spectator reads the proofs: a proof changes nothing it holds.
+        let mut reader = watcher(&p);
+        let mut proof = |b: Vec<Vec<u8>>| {
             assert_eq!(b.len(), 1);
-            Follower::proof(&b[0]).expect("a proof")
+            match reader
+                .receive(&b[0])
+                .expect("a proof catches nobody")
+                .as_slice()
+            {
+                [Followed::Proof(seat, sig)] => (*seat, *sig),
+                other => panic!("not a proof: {other:?}"),
+            }
         };
         // The host's key is in the link: its proof holds at once, for this challenge and
         // this seat only.
@@ -710,8 +716,10 @@ mod tests {
         assert!(w.proves(&c, Seat::Guest, guest_sig));
         assert!(!w.proves(&c, Seat::Host, guest_sig));
         // Garbage is no proof.
-        assert_eq!(Follower::proof(&[1, 2, 3]), None);
-        assert_eq!(Follower::proof(&w.ask()), None);
+        let mut reader = watcher(&p);
+        assert_eq!(reader.receive(&[1, 2, 3]), Ok(Vec::new()));
+        assert_eq!(reader.receive(&w.ask()), Ok(Vec::new()));
+        assert_eq!(reader.held(), [0, 0]);
     }
 
     #[test]

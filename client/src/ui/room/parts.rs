@@ -375,10 +375,7 @@ fn spectators(
     count: usize,
     act: &Callback<Event>,
 ) -> Html {
-    let origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
-    let link = format!("{origin}{}#{fragment}", Route::Watch(kind).path());
+    let link = browser::absolute(&format!("{}#{fragment}", Route::Watch(kind).path()));
     let copy = {
         let (act, link) = (act.clone(), link.clone());
         Callback::from(move |_: MouseEvent| {

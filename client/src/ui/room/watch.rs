@@ -108,12 +108,10 @@ pub fn WatchPage(props: &WatchProps) -> Html {
     };
     let view = w.model.borrow().view();
     let speech = w.model.borrow().speech().clone();
-    {
-        let kind = view.kind;
-        use_effect_with(view.status.clone(), move |_| {
-            browser::set_title_soon(Route::Watch(kind).title());
-        });
-    }
+    // The tab's title: the game's name in the page's language.
+    use_effect_with(Route::Watch(view.kind).title(), |title| {
+        browser::set_title_soon(title.clone());
+    });
     watch_view(view, &act, speech, w.first_peer.get(), &props.go)
 }
 
