@@ -46,7 +46,6 @@
 //! ```
 
 use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// The version byte of the texts this module writes; a text of another version is refused
 /// ([`PairingError::Version`]).
@@ -158,9 +157,9 @@ impl CandidateType {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Address {
     /// An IPv4 address.
-    V4(Ipv4Addr),
+    V4([u8; 4]),
     /// An IPv6 address.
-    V6(Ipv6Addr),
+    V6([u8; 16]),
     /// An mDNS name `<uuid>.local`, as browsers write when they hide local addresses: the
     /// UUID's 16 bytes.
     Mdns([u8; 16]),
@@ -168,31 +167,72 @@ pub enum Address {
     Name(String),
 }
 
-impl fmt::Display for Address {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Address::V4(a) => write!(f, "{a}"),
-            Address::V6(a) => write!(f, "{a}"),
-            Address::Mdns(u) => {
-                for (i, b) in u.iter().enumerate() {
-                    if matches!(i, 4 | 6 | 8 | 10) {
-                        f.write_str("-")?;
-                    }
-                    write!(f, "{b:02x}")?;
-                }
-                f.write_str(".local")
-            }
-            Address::Name(n) => f.write_str(n),
-        }
-    }
-}
-
 impl Address {
+    /// The address as a description writes it: IPv4 in decimal, IPv6 as RFC 5952 writes it
+    /// (lower case, the longest run of zero groups as `::`), an mDNS name in lower case.
+    /// Written by hand rather than with `std::net`'s parsers and formatters, which cost the
+    /// page 4 KB of code for what browsers write here.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        match self {
+            Address::V4(a) => {
+                for (i, b) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push('.');
+                    }
+                    out.push_str(&b.to_string());
+                }
+            }
+            Address::V6(a) => {
+                let words: Vec<u16> = a
+                    .chunks(2)
+                    .map(|w| u16::from_be_bytes([w[0], w[1]]))
+                    .collect();
+                // The longest run of two zero groups or more (the first of equal ones).
+                let (mut gap, mut gap_len, mut i) = (8, 1, 0);
+                while i < 8 {
+                    let start = i;
+                    while i < 8 && words[i] == 0 {
+                        i += 1;
+                    }
+                    if i - start > gap_len {
+                        (gap, gap_len) = (start, i - start);
+                    }
+                    i += usize::from(i == start);
+                }
+                let mut i = 0;
+                while i < 8 {
+                    if i == gap {
+                        out.push_str("::");
+                        i += gap_len;
+                        continue;
+                    }
+                    if i > 0 && i != gap + gap_len {
+                        out.push(':');
+                    }
+                    push_hex(&mut out, words[i]);
+                    i += 1;
+                }
+            }
+            Address::Mdns(u) => {
+                for (i, &b) in u.iter().enumerate() {
+                    if matches!(i, 4 | 6 | 8 | 10) {
+                        out.push('-');
+                    }
+                    push_hex_byte(&mut out, b);
+                }
+                out.push_str(".local");
+            }
+            Address::Name(n) => out.push_str(n),
+        }
+        out
+    }
+
     fn parse(text: &str) -> Option<Address> {
-        if let Ok(a) = text.parse::<Ipv4Addr>() {
+        if let Some(a) = ipv4(text) {
             return Some(Address::V4(a));
         }
-        if let Ok(a) = text.parse::<Ipv6Addr>() {
+        if let Some(a) = ipv6(text) {
             return Some(Address::V6(a));
         }
         if let Some(u) = text.strip_suffix(".local").and_then(uuid) {
@@ -203,6 +243,87 @@ impl Address {
     }
 }
 
+/// An IPv4 address written `a.b.c.d` in decimal, without leading zeros.
+fn ipv4(text: &str) -> Option<[u8; 4]> {
+    let mut out = [0; 4];
+    let mut parts = text.split('.');
+    for o in &mut out {
+        let part = parts.next()?.as_bytes();
+        if part.is_empty() || part.len() > 3 || (part.len() > 1 && part[0] == b'0') {
+            return None;
+        }
+        let n = part.iter().try_fold(0u16, |n, &b| {
+            b.is_ascii_digit().then(|| n * 10 + u16::from(b - b'0'))
+        })?;
+        *o = u8::try_from(n).ok()?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+/// An IPv6 address in groups of one to four hexadecimal digits, `::` standing once for a run
+/// of zero groups (neither an IPv4 tail nor a zone: browsers write neither in candidates).
+fn ipv6(text: &str) -> Option<[u8; 16]> {
+    fn groups(text: &str) -> Option<Vec<u16>> {
+        if text.is_empty() {
+            return Some(Vec::new());
+        }
+        text.split(':')
+            .map(|g| {
+                (1..=4).contains(&g.len()).then_some(())?;
+                g.bytes()
+                    .try_fold(0u16, |n, b| Some(n << 4 | u16::from(hex_digit(b)?)))
+            })
+            .collect()
+    }
+    let mut words = [0u16; 8];
+    match text.as_bytes().windows(2).position(|w| w == b"::") {
+        None => words.copy_from_slice(&groups(text).filter(|g| g.len() == 8)?),
+        Some(at) => {
+            let (head, tail) = (groups(&text[..at])?, groups(&text[at + 2..])?);
+            if head.len() + tail.len() > 7 {
+                return None;
+            }
+            words[..head.len()].copy_from_slice(&head);
+            words[8 - tail.len()..].copy_from_slice(&tail);
+        }
+    }
+    let mut out = [0; 16];
+    for (o, w) in out.chunks_mut(2).zip(words) {
+        o.copy_from_slice(&w.to_be_bytes());
+    }
+    Some(out)
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A hexadecimal digit's value (either case).
+fn hex_digit(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// `n` in lower-case hexadecimal, without leading zeros.
+fn push_hex(out: &mut String, n: u16) {
+    let mut started = false;
+    for shift in (0..4).rev() {
+        let d = usize::from(n >> (4 * shift) & 15);
+        started |= d != 0 || shift == 0;
+        if started {
+            out.push(char::from(HEX[d]));
+        }
+    }
+}
+
+/// A byte as two lower-case hexadecimal digits.
+fn push_hex_byte(out: &mut String, b: u8) {
+    out.push(char::from(HEX[usize::from(b >> 4)]));
+    out.push(char::from(HEX[usize::from(b & 15)]));
+}
+
 /// The 16 bytes of a UUID written `8-4-4-4-12` in hexadecimal (lower case, as browsers write
 /// them; the text written back is lower case too, so a name round-trips only in that form).
 fn uuid(text: &str) -> Option<[u8; 16]> {
@@ -210,16 +331,14 @@ fn uuid(text: &str) -> Option<[u8; 16]> {
     if groups.iter().map(|g| g.len()).ne([8, 4, 4, 4, 12]) {
         return None;
     }
-    let hex: String = groups.concat();
-    if !hex
+    let hex: Vec<u8> = groups
+        .concat()
         .bytes()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    {
-        return None;
-    }
+        .map(|b| hex_digit(b).filter(|_| !b.is_ascii_uppercase()))
+        .collect::<Option<_>>()?;
     let mut out = [0; 16];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    for (o, pair) in out.iter_mut().zip(hex.chunks(2)) {
+        *o = pair[0] << 4 | pair[1];
     }
     Some(out)
 }
@@ -364,47 +483,69 @@ impl Signal {
     /// candidates, for the other side's `setRemoteDescription` (with `type` offer or answer as
     /// [`Signal::kind`] says).
     pub fn to_sdp(&self) -> String {
-        let fingerprint: Vec<String> = self
-            .fingerprint
-            .iter()
-            .map(|b| format!("{b:02X}"))
-            .collect();
         let setup = match self.setup {
             Setup::ActPass => "actpass",
             Setup::Active => "active",
             Setup::Passive => "passive",
         };
-        let mut sdp = format!(
-            "v=0\r\no=- {} 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\n\
+        let tag = self.tag().to_string();
+        let mut sdp = String::with_capacity(600);
+        for part in [
+            "v=0\r\no=- ",
+            &tag,
+            " 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0\r\n\
              a=msid-semantic: WMS\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n\
              c=IN IP4 0.0.0.0\r\n",
-            self.tag()
-        );
+        ] {
+            sdp.push_str(part);
+        }
         for (i, c) in self.candidates.iter().enumerate() {
             // RFC 8445 §5.1.2.1, component 1; the local preference keeps the browser's order.
             let priority = (c.kind.preference() << 24) | ((65535 - i as u32) << 8) | 255;
-            sdp.push_str(&format!(
-                "a=candidate:{} 1 udp {priority} {} {} typ {}{}\r\n",
-                i + 1,
-                c.address,
-                c.port,
+            let related = match c.kind {
+                CandidateType::Host => "",
+                _ => " raddr 0.0.0.0 rport 0",
+            };
+            for part in [
+                "a=candidate:",
+                &(i + 1).to_string(),
+                " 1 udp ",
+                &priority.to_string(),
+                " ",
+                &c.address.text(),
+                " ",
+                &c.port.to_string(),
+                " typ ",
                 c.kind.name(),
-                if c.kind == CandidateType::Host {
-                    ""
-                } else {
-                    " raddr 0.0.0.0 rport 0"
-                },
-            ));
+                related,
+                "\r\n",
+            ] {
+                sdp.push_str(part);
+            }
         }
-        sdp.push_str(&format!(
-            "a=end-of-candidates\r\na=ice-ufrag:{}\r\na=ice-pwd:{}\r\n\
-             a=fingerprint:{} {}\r\na=setup:{setup}\r\na=mid:0\r\na=sctp-port:5000\r\n\
-             a=max-message-size:262144\r\n",
-            self.ufrag,
-            self.pwd,
+        let mut fingerprint = String::new();
+        for (i, &b) in self.fingerprint.iter().enumerate() {
+            if i > 0 {
+                fingerprint.push(':');
+            }
+            push_hex_byte(&mut fingerprint, b);
+        }
+        fingerprint.make_ascii_uppercase();
+        for part in [
+            "a=end-of-candidates\r\na=ice-ufrag:",
+            &self.ufrag,
+            "\r\na=ice-pwd:",
+            &self.pwd,
+            "\r\na=fingerprint:",
             self.hash.name(),
-            fingerprint.join(":"),
-        ));
+            " ",
+            &fingerprint,
+            "\r\na=setup:",
+            setup,
+            "\r\na=mid:0\r\na=sctp-port:5000\r\na=max-message-size:262144\r\n",
+        ] {
+            sdp.push_str(part);
+        }
         sdp
     }
 
@@ -452,8 +593,8 @@ impl Signal {
                 .position(|&k| k == c.kind)
                 .unwrap_or(0) as u8;
             let (form, bytes): (u8, Vec<u8>) = match &c.address {
-                Address::V4(a) => (0, a.octets().to_vec()),
-                Address::V6(a) => (1, a.octets().to_vec()),
+                Address::V4(a) => (0, a.to_vec()),
+                Address::V6(a) => (1, a.to_vec()),
                 Address::Mdns(u) => (2, u.to_vec()),
                 Address::Name(n) => (3, [&[n.len() as u8][..], n.as_bytes()].concat()),
             };
@@ -551,10 +692,9 @@ fn read_fingerprint(value: &str) -> Option<(Hash, Vec<u8>)> {
     let bytes = hex
         .trim()
         .split(':')
-        .map(|b| {
-            (b.len() == 2)
-                .then(|| u8::from_str_radix(b, 16).ok())
-                .flatten()
+        .map(|b| match b.as_bytes() {
+            &[hi, lo] => Some(hex_digit(hi)? << 4 | hex_digit(lo)?),
+            _ => None,
         })
         .collect::<Option<Vec<u8>>>()?;
     (bytes.len() == hash.len()).then_some((hash, bytes))
@@ -608,8 +748,8 @@ impl Reader<'_> {
         let flags = self.byte()?;
         let kind = CandidateType::ALL[usize::from(flags & 3)];
         let address = match flags >> 2 {
-            0 => Address::V4(Ipv4Addr::from(self.array::<4>()?)),
-            1 => Address::V6(Ipv6Addr::from(self.array::<16>()?)),
+            0 => Address::V4(self.array()?),
+            1 => Address::V6(self.array()?),
             2 => Address::Mdns(self.array()?),
             3 => {
                 let n = usize::from(self.byte()?);
@@ -779,7 +919,7 @@ mod tests {
         let seen: Vec<String> = o
             .candidates
             .iter()
-            .map(|c| format!("{} {} {}", c.kind.name(), c.address, c.port))
+            .map(|c| format!("{} {} {}", c.kind.name(), c.address.text(), c.port))
             .collect();
         assert_eq!(
             seen,
@@ -971,6 +1111,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn addresses_read_and_write_as_browsers_do() {
+        // Written back as read (IPv6 as RFC 5952 writes it, which is how browsers write it).
+        for text in [
+            "192.168.1.20",
+            "0.0.0.0",
+            "255.255.255.255",
+            "2a01:e0a:1:2::5",
+            "fe80::1",
+            "::",
+            "::1",
+            "1::",
+            "1:0:2::3",
+            "2001:db8:0:1:1:1:1:1",
+            "2001:db8::1:0:0:1",
+            "0f3a5c1e-9b2d-4e7f-8a6b-1c2d3e4f5a6b.local",
+            "my-host.lan",
+        ] {
+            let a = Address::parse(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(a.text(), text);
+        }
+        // Other spellings of the same addresses: read, and written the one way.
+        for (text, written) in [
+            ("2A01:0E0A:0001:0002:0000:0000:0000:0005", "2a01:e0a:1:2::5"),
+            ("1:0:0:0:0:0:0:0", "1::"),
+            ("0:0:0:0:0:0:0:1", "::1"),
+            ("1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:0"),
+        ] {
+            assert_eq!(Address::parse(text).unwrap().text(), written, "{text}");
+        }
+        assert_eq!(Address::parse("10.0.0.7"), Some(Address::V4([10, 0, 0, 7])));
+        // Not addresses: leading zeros, out of range, too many or too few groups, two gaps,
+        // a zone, an IPv4 tail, an upper-case mDNS name; neither are they names.
+        for text in [
+            "192.168.01.20",
+            "256.1.1.1",
+            "1.2.3",
+            "1.2.3.4.5",
+            "1.2.3.",
+            "1::2::3",
+            "1:2:3:4:5:6:7:8:9",
+            "1:2:3:4:5:6:7",
+            "12345::1",
+            ":1::2",
+            "1:::2",
+            "fe80::1%eth0",
+            "::ffff:1.2.3.4",
+            "g::1",
+            "",
+        ] {
+            assert!(
+                !matches!(Address::parse(text), Some(Address::V4(_) | Address::V6(_))),
+                "{text}"
+            );
+            assert!(
+                !matches!(Address::parse(text), Some(Address::Name(n)) if n.contains(':')),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            Address::parse("0F3A5C1E-9B2D-4E7F-8A6B-1C2D3E4F5A6B.local"),
+            Some(Address::Name(
+                "0F3A5C1E-9B2D-4E7F-8A6B-1C2D3E4F5A6B.local".into()
+            ))
+        );
     }
 
     #[test]
