@@ -19,7 +19,7 @@ const SECTIONS: [(&str, Option<&str>); 3] = [
     ("local", Some("feature = \"local\"")),
     (
         "room",
-        Some("any(feature = \"remote\", feature = \"watch\")"),
+        Some("any(feature = \"remote\", feature = \"watch\", feature = \"paired\")"),
     ),
 ];
 

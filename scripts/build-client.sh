@@ -13,7 +13,11 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 # Size budgets in bytes of gzip -9 output; 1 KB = 1000 B.
-BUNDLE_BUDGET_BYTES=260000 # a page's initial wasm + JS: each of the three bundles
+BUNDLE_BUDGET_BYTES=260000 # a page's initial wasm + JS + texts: the client, remote and watch bundles
+# The room paired by hand (paired): the room's page and the pairing — its texts, their QR code,
+# the descriptions — loaded only by those who pair without a relay (docs/architecture.md,
+# « Bundles »).
+PAIRED_BUDGET_BYTES=270000
 WORKER_BUDGET_BYTES=120000 # the computer's worker: its wasm
 
 over_budget=fail
@@ -35,10 +39,11 @@ wasm_opt() { # wasm-opt LEVEL IN OUT [OPTION…], with the features rustc enable
         --enable-mutable-globals --enable-reference-types --enable-multivalue "${@:4}" "$2" -o "$3"
 }
 
-# The site is three bundles of the client crate (docs/architecture.md, « Bundles »): `client`
+# The site is four bundles of the client crate (docs/architecture.md, « Bundles »): `client`
 # — home, hot-seat, computer, lobby and viewer pages (feature `local`) —, `remote` — the room
-# (feature `remote`) — and `watch` — the spectator's page (feature `watch`); index.html loads the
-# one a page's path needs. Each: cargo → wasm-bindgen → wasm-opt
+# (feature `remote`) —, `paired` — the room paired by hand, without a relay (feature `paired`) —
+# and `watch` — the spectator's page (feature `watch`); index.html loads the one a page's path
+# needs. Each: cargo → wasm-bindgen → wasm-opt
 # → esbuild, into $work/NAME.js and $work/NAME_bg.wasm.
 build_bundle() { # NAME FEATURE
     step "Building the $1 bundle (release, wasm32, feature $2)"
@@ -58,6 +63,7 @@ build_bundle() { # NAME FEATURE
 }
 build_bundle client local
 build_bundle remote remote
+build_bundle paired paired
 build_bundle watch watch
 
 step "Building the computer's worker (release, wasm32)"
@@ -84,7 +90,8 @@ page_text=""
 for lang in "${languages[@]}"; do
     catalogue_values "client/i18n/$lang.txt" common local >"$work/client-$lang.txt"
     catalogue_values "client/i18n/$lang.txt" common room >"$work/remote-$lang.txt"
-    # The spectator's page speaks with the room's texts.
+    # The room paired by hand and the spectator's page speak with the room's texts.
+    cp "$work/remote-$lang.txt" "$work/paired-$lang.txt"
     cp "$work/remote-$lang.txt" "$work/watch-$lang.txt"
     page_text+="${page_text:+,}\"$lang\":{$(awk -v json=1 -v want=" page " -f scripts/catalogue.awk \
         "client/i18n/$lang.txt")}"
@@ -93,10 +100,10 @@ done
 # Each file set named after its own content: a change to one bundle leaves the others cached.
 hashed() { cat "$@" | sha256sum | cut -c1-16; }
 declare -A name
-for b in client remote watch worker; do
+for b in client remote paired watch worker; do
     name[$b]="$b-$(hashed "$work/${b}_bg.wasm" "$work/$b.js")"
 done
-for b in client remote watch; do
+for b in client remote paired watch; do
     for lang in "${languages[@]}"; do
         name[$b-$lang]="$b-$lang-$(hashed "$work/$b-$lang.txt")"
     done
@@ -105,12 +112,12 @@ style="style-$(hashed client/static/style.css)"
 dist="$ROOT/client/dist"
 rm -rf "$dist.new"
 mkdir -p "$dist.new"
-for b in client remote watch worker; do
+for b in client remote paired watch worker; do
     cp "$work/$b.js" "$dist.new/${name[$b]}.js"
     cp "$work/${b}_bg.wasm" "$dist.new/${name[$b]}_bg.wasm"
 done
 catalogues=""
-for b in client remote watch; do
+for b in client remote paired watch; do
     files=""
     for lang in "${languages[@]}"; do
         cp "$work/$b-$lang.txt" "$dist.new/${name[$b-$lang]}.txt"
@@ -127,7 +134,7 @@ mapfile -t assets < <(cd "$dist.new" && ls)
 version=$(cd "$dist.new" && cat "${assets[@]}" "$ROOT/client/static/index.html" \
     "$ROOT/client/static/sw.js" | sha256sum | cut -c1-16)
 asset_list=$(printf '"/%s", ' "${assets[@]}")
-page=$(sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{WATCH}}/${name[watch]}/g; s/{{STYLE}}/$style/g; \
+page=$(sed "s/{{CLIENT}}/${name[client]}/g; s/{{REMOTE}}/${name[remote]}/g; s/{{PAIRED}}/${name[paired]}/g; s/{{WATCH}}/${name[watch]}/g; s/{{STYLE}}/$style/g; \
     s/{{WORKER}}/${name[worker]}/g; s/{{VERSION}}/$version/g; s/{{CATALOGUES}}/{$catalogues}/g" \
     client/static/index.html)
 # Quoted: the texts are taken as they are (no pattern, no « & »).
@@ -137,7 +144,7 @@ rm -rf "$dist"
 mv "$dist.new" "$dist"
 
 step "Size budget (gzip -9, 1 KB = 1000 B)"
-for b in client remote watch worker; do
+for b in client remote paired watch worker; do
     printf 'client/dist: %s: wasm %s B, js %s B before compression\n' "$b" \
         "$(wc -c <"$dist/${name[$b]}_bg.wasm")" "$(wc -c <"$dist/${name[$b]}.js")"
 done
@@ -152,6 +159,9 @@ for lang in "${languages[@]}"; do
     check_budget "the rooms' initial wasm + JS + $lang texts (remote)" "$BUNDLE_BUDGET_BYTES" \
         "$dist/${name[remote]}_bg.wasm" "$dist/${name[remote]}.js" \
         "$dist/${name[remote-$lang]}.txt" || over=1
+    check_budget "the rooms paired by hand's initial wasm + JS + $lang texts (paired)" \
+        "$PAIRED_BUDGET_BYTES" "$dist/${name[paired]}_bg.wasm" "$dist/${name[paired]}.js" \
+        "$dist/${name[paired-$lang]}.txt" || over=1
     check_budget "the spectators' initial wasm + JS + $lang texts (watch)" "$BUNDLE_BUDGET_BYTES" \
         "$dist/${name[watch]}_bg.wasm" "$dist/${name[watch]}.js" \
         "$dist/${name[watch-$lang]}.txt" || over=1

@@ -116,7 +116,11 @@ pub fn expected_len() -> usize {
     let [common, local, room] = SECTION_SIZES;
     common
         + if cfg!(feature = "local") { local } else { 0 }
-        + if cfg!(any(feature = "remote", feature = "watch")) {
+        + if cfg!(any(
+            feature = "remote",
+            feature = "watch",
+            feature = "paired"
+        )) {
             room
         } else {
             0

@@ -18,7 +18,12 @@
 // some shared helpers; the default build (every feature: native tests, clippy) still catches
 // code no page uses.
 #![cfg_attr(
-    not(all(feature = "local", feature = "remote", feature = "watch")),
+    not(all(
+        feature = "local",
+        feature = "remote",
+        feature = "watch",
+        feature = "paired"
+    )),
     allow(dead_code, unused_imports)
 )]
 #![warn(missing_docs)]

@@ -5,7 +5,7 @@
 use client::ui::{Bundle, Route};
 use engine::GameKind;
 
-const ROUTES: [Route; 12] = [
+const ROUTES: [Route; 14] = [
     Route::Home,
     Route::Morris,
     Route::Meta,
@@ -15,6 +15,8 @@ const ROUTES: [Route; 12] = [
     Route::Lobby(GameKind::Meta),
     Route::Room(GameKind::Morris),
     Route::Room(GameKind::Meta),
+    Route::Paired(GameKind::Morris),
+    Route::Paired(GameKind::Meta),
     Route::Watch(GameKind::Morris),
     Route::Watch(GameKind::Meta),
     Route::Viewer,
@@ -43,6 +45,7 @@ fn loader_paths(name: &str) -> Vec<String> {
 fn the_loader_sends_exactly_each_bundles_routes_to_it() {
     for (name, bundle) in [
         ("REMOTE_PATHS", Bundle::Remote),
+        ("PAIRED_PATHS", Bundle::Paired),
         ("WATCH_PATHS", Bundle::Watch),
     ] {
         let mut ours: Vec<&str> = ROUTES

@@ -199,6 +199,29 @@ test('the other pages: home, lobby, viewer, not found', async () => {
   }
 });
 
+test('paired by hand: the host\'s offer with a refused text, the guest\'s answer, scanned', async () => {
+  const h = await open('/moulin/distance');
+  await h.page.locator('[data-serverless]').click();
+  const offer = await h.page.locator('[data-offer]').inputValue();
+  // A refused text: said in an alert, the box marked invalid.
+  const box = h.page.locator('[data-answer-input]');
+  await box.fill('bonjour');
+  await box.evaluate((el) => el.form.requestSubmit());
+  await h.page.locator('[data-pairing-error][role="alert"]').waitFor();
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  assert.equal(await h.page.getByRole('textbox', { name: 'Réponse de l\'invité' }).count(), 1);
+  await scan(h.page, 'paired room host');
+  const g = await player(DESKTOP, { init: RECORD_SPEECH, serviceWorkers: 'block' });
+  await g.page.goto(offer);
+  await g.page.locator('[data-answer]').waitFor({ timeout: 20000 });
+  assert.equal(await g.page.getByRole('textbox', { name: 'Offre de l\'hôte' }).count(), 1);
+  await scan(g.page, 'paired room guest');
+  for (const p of [h, g]) {
+    assert.deepEqual(p.errors.filter((e) => !/ice-servers/.test(e)), []);
+    await p.context.close();
+  }
+});
+
 test('remote: the opponent\'s moves, proposals and presence are read aloud; dialogs give the focus back; room and viewer scanned', async () => {
   const h = await player(DESKTOP, { init: RECORD_SPEECH });
   const g = await player(DESKTOP, { init: RECORD_SPEECH });

@@ -183,6 +183,7 @@ expect_calls \
 for lang in fr en; do
     expect_output stdout "the other pages' initial wasm + JS + $lang texts (client): * B gzipped, within its budget of 260000 B (*%)"
     expect_output stdout "the rooms' initial wasm + JS + $lang texts (remote): * B gzipped, within its budget of 260000 B (*%)"
+    expect_output stdout "the rooms paired by hand's initial wasm + JS + $lang texts (paired): * B gzipped, within its budget of 270000 B (*%)"
 done
 expect_output stdout "worker wasm: * B gzipped, within its budget of 120000 B (*%)"
 expect_file repo/client/dist/index.html
@@ -197,7 +198,7 @@ for named in $(grep -o '[a-z-]*-[0-9a-f]\{16\}' "$M/repo/client/dist/index.html"
         ;;
     esac
 done
-for bundle in client remote worker style client-fr client-en remote-fr remote-en; do
+for bundle in client remote paired watch worker style client-fr client-en remote-fr remote-en paired-fr paired-en; do
     grep -q "\"/\{0,1\}$bundle-[0-9a-f]\{16\}" "$M/repo/client/dist/index.html" 2>/dev/null ||
         PROBLEMS+=("index.html does not name the $bundle files")
 done

@@ -12,11 +12,11 @@ pub mod meta;
 #[cfg(feature = "local")]
 pub mod morris;
 pub mod motion;
-// The room's invitation draws one; the lobby's offers without a relay will too (then both).
-#[cfg(any(feature = "remote", feature = "watch"))]
+// The room's invitation draws one, and the offers of a room paired by hand.
+#[cfg(any(feature = "remote", feature = "watch", feature = "paired"))]
 pub mod qr;
 // The spectator's page (feature `watch`) draws what the room's page does, from its own model.
-#[cfg(any(feature = "remote", feature = "watch"))]
+#[cfg(any(feature = "remote", feature = "watch", feature = "paired"))]
 pub mod room;
 pub mod rules;
 #[cfg(feature = "local")]

@@ -78,6 +78,7 @@ pub fn Lobby(props: &LobbyProps) -> Html {
             if browser::webrtc_available() {
                 <CreateRoom {kind} go={props.go.clone()} />
                 <JoinRoom {kind} go={props.go.clone()} />
+                <OpenOffer {kind} go={props.go.clone()} />
             } else {
                 <NoWebRtcNotice {kind} text={t::no_webrtc_lobby()} go={props.go.clone()} />
             }
@@ -95,11 +96,14 @@ fn CreateRoom(props: &LobbyProps) -> Html {
     let rules = use_state(|| RulesForm::new(Rules::NINE));
     let lot = use_state(|| false);
     let error = use_state(|| None::<Text>);
+    // « Sans serveur » is the form's second submit button: the same room, paired by hand.
+    let serverless = use_mut_ref(|| false);
     let on_create = {
         let (limit, error, go) = (limit.clone(), error.clone(), props.go.clone());
-        let (rules, lot) = (rules.clone(), lot.clone());
+        let (rules, lot, serverless) = (rules.clone(), lot.clone(), serverless.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            let paired = std::mem::take(&mut *serverless.borrow_mut());
             let max_turns = match kind {
                 GameKind::Morris => match parse_limit(&limit) {
                     Ok(n) => n,
@@ -114,8 +118,15 @@ fn CreateRoom(props: &LobbyProps) -> Html {
                 GameKind::Morris => rules.rules,
                 GameKind::Meta => Rules::NINE,
             };
+            // A room paired by hand has its own page, in its own bundle (docs/architecture.md,
+            // « Pairing without a relay »).
+            let page = if paired {
+                Route::Paired(kind)
+            } else {
+                Route::Room(kind)
+            };
             match create_room(kind, max_turns, chosen, *lot) {
-                Ok(fragment) => navigate_with_fragment(Route::Room(kind), &fragment, &go),
+                Ok(fragment) => navigate_with_fragment(page, &fragment, &go),
                 Err(e) => error.set(Some(e)),
             }
         })
@@ -153,6 +164,68 @@ fn CreateRoom(props: &LobbyProps) -> Html {
             }
             <div class="actions">
                 <button type="submit" class="button">{ words(t::create_room_button()) }</button>
+                <button type="submit" class="button secondary" data-serverless=""
+                    onclick={move |_: MouseEvent| *serverless.borrow_mut() = true}>
+                    { words(t::lobby_serverless()) }</button>
+            </div>
+            <p class="hint">{ words(t::lobby_serverless_hint()) }</p>
+        </form>
+    }
+}
+
+/// The offer in what a guest pasted: the text, or a link whose fragment carries it, without
+/// the spaces and line breaks a chat may add (the room page reads it and says what is wrong).
+fn offer_in(pasted: &str) -> String {
+    let fragment = pasted
+        .bytes()
+        .rposition(|b| b == b'#')
+        .map_or(pasted, |at| &pasted[at + 1..]);
+    let text = fragment.strip_prefix("p=").unwrap_or(fragment);
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// « Sans serveur » for the guest: the host's offer pasted, opened in its room page (an offer
+/// opened as a link goes there directly).
+#[component]
+fn OpenOffer(props: &LobbyProps) -> Html {
+    use_lang();
+    let kind = props.kind;
+    let pasted = use_state(String::new);
+    let error = use_state(|| false);
+    let on_open = {
+        let (pasted, error, go) = (pasted.clone(), error.clone(), props.go.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let offer = offer_in(&pasted);
+            if offer.is_empty() {
+                return error.set(true);
+            }
+            navigate_with_fragment(Route::Paired(kind), &format!("p={offer}"), &go);
+        })
+    };
+    let on_input = {
+        let (pasted, error) = (pasted.clone(), error.clone());
+        Callback::from(move |e: InputEvent| {
+            pasted.set(
+                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                    .value(),
+            );
+            error.set(false);
+        })
+    };
+    html! {
+        <form class="panel" onsubmit={on_open} novalidate=true>
+            <h2>{ words(t::lobby_offer_title()) }</h2>
+            <label class="code-field">
+                { words(t::lobby_offer_label()) }
+                <textarea rows="3" spellcheck="false" autocomplete="off" value={(*pasted).clone()}
+                    oninput={on_input} data-offer-input="" aria-invalid={error.to_string()} />
+            </label>
+            if *error {
+                <p class="notice" role="alert">{ words(t::lobby_offer_empty()) }</p>
+            }
+            <div class="actions">
+                <button type="submit" class="button secondary">{ words(t::lobby_open_offer()) }</button>
             </div>
         </form>
     }

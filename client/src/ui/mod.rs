@@ -22,7 +22,7 @@ mod morris;
 mod motion;
 #[cfg(feature = "local")]
 mod page;
-#[cfg(any(feature = "remote", feature = "watch"))]
+#[cfg(any(feature = "remote", feature = "watch", feature = "paired"))]
 mod room;
 mod seats;
 #[cfg(feature = "local")]
@@ -50,6 +50,10 @@ pub enum Route {
     /// `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (the invitation is in the
     /// fragment, never sent to the relay).
     Room(GameKind),
+    /// `/moulin/sans-serveur#…`, `/meta-morpion/sans-serveur#…`: a remote room paired by hand,
+    /// without a relay (the invitation, or the host's offer `p=…` that carries it, is in the
+    /// fragment).
+    Paired(GameKind),
     /// `/moulin/regarder#w=…`, `/meta-morpion/regarder#w=…`: a spectator of a remote room (the
     /// watch link is in the fragment).
     Watch(GameKind),
@@ -72,6 +76,8 @@ impl Route {
             "/meta-morpion/distance" => Route::Lobby(GameKind::Meta),
             "/moulin/salon" => Route::Room(GameKind::Morris),
             "/meta-morpion/salon" => Route::Room(GameKind::Meta),
+            "/moulin/sans-serveur" => Route::Paired(GameKind::Morris),
+            "/meta-morpion/sans-serveur" => Route::Paired(GameKind::Meta),
             "/moulin/regarder" => Route::Watch(GameKind::Morris),
             "/meta-morpion/regarder" => Route::Watch(GameKind::Meta),
             "/partie" => Route::Viewer,
@@ -79,12 +85,13 @@ impl Route {
         }
     }
 
-    /// The bundle that shows the route: the rooms' (`remote`), the spectators' (`watch`) or
-    /// the other pages' (`local`, the lobby included). `client/static/index.html` loads the one
+    /// The bundle that shows the route: the rooms' (`remote`), the rooms paired by hand's
+    /// (`paired`), the spectators' (`watch`) or the other pages' (`local`, the lobby included). `client/static/index.html` loads the one
     /// its path needs (`client/tests/bundles.rs` keeps its lists equal to these routes).
     pub fn bundle(self) -> Bundle {
         match self {
             Route::Room(_) => Bundle::Remote,
+            Route::Paired(_) => Bundle::Paired,
             Route::Watch(_) => Bundle::Watch,
             _ => Bundle::Local,
         }
@@ -96,6 +103,7 @@ impl Route {
         match self.bundle() {
             Bundle::Local => cfg!(feature = "local"),
             Bundle::Remote => cfg!(feature = "remote"),
+            Bundle::Paired => cfg!(feature = "paired"),
             Bundle::Watch => cfg!(feature = "watch"),
         }
     }
@@ -112,6 +120,8 @@ impl Route {
             Route::Lobby(GameKind::Meta) => "/meta-morpion/distance",
             Route::Room(GameKind::Morris) => "/moulin/salon",
             Route::Room(GameKind::Meta) => "/meta-morpion/salon",
+            Route::Paired(GameKind::Morris) => "/moulin/sans-serveur",
+            Route::Paired(GameKind::Meta) => "/meta-morpion/sans-serveur",
             Route::Watch(GameKind::Morris) => "/moulin/regarder",
             Route::Watch(GameKind::Meta) => "/meta-morpion/regarder",
             Route::Viewer => "/partie",
@@ -125,7 +135,9 @@ impl Route {
             Route::Morris => t::title_hot_seat(common::game_name(GameKind::Morris)),
             Route::Meta => t::title_hot_seat(common::game_name(GameKind::Meta)),
             Route::Computer(kind) => t::title_computer(common::game_name(kind)),
-            Route::Lobby(kind) | Route::Room(kind) => t::title_remote(common::game_name(kind)),
+            Route::Lobby(kind) | Route::Room(kind) | Route::Paired(kind) => {
+                t::title_remote(common::game_name(kind))
+            }
             Route::Watch(kind) => t::watch_title(common::game_name(kind)),
             Route::Viewer => t::title_viewer().to_string(),
         }
@@ -139,6 +151,8 @@ pub enum Bundle {
     Local,
     /// The room (feature `remote`).
     Remote,
+    /// The room paired by hand, without a relay (feature `paired`).
+    Paired,
     /// The spectator's page (feature `watch`).
     Watch,
 }
@@ -315,6 +329,10 @@ fn page(route: Route, go: &Callback<Route>) -> Html {
         #[cfg(feature = "remote")]
         Route::Room(kind) => {
             html! { <room::RoomPage key={current_href()} {kind} go={go.clone()} /> }
+        }
+        #[cfg(feature = "paired")]
+        Route::Paired(kind) => {
+            html! { <room::RoomPage key={current_href()} {kind} paired=true go={go.clone()} /> }
         }
         #[cfg(feature = "watch")]
         Route::Watch(kind) => {

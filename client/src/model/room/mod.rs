@@ -25,6 +25,7 @@
 
 mod local;
 mod open;
+#[cfg(feature = "paired")]
 pub mod pairing;
 pub mod text;
 pub mod view;

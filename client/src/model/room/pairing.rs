@@ -5,12 +5,12 @@
 //!
 //! - The host's **offer** carries the invitation too ([`invite_bytes`]: the game, the limit, the
 //!   room, the host's key and the room secret in 67 bytes, then the link's options as text), so
-//!   that the offer alone — a link `…/salon#p=<offer>`, the text, or its QR code — lets the guest
-//!   in. It carries nothing the invitation link does not.
+//!   that the offer alone — a link `…/sans-serveur#p=<offer>`, the text, or its QR code — lets
+//!   the guest in. It carries nothing the invitation link does not.
 //! - The guest's **answer** names the offer it answers (`Signal::answers`) and carries nothing
 //!   else.
-//! - The room page of a room paired by hand says so in its fragment: `#<invitation>&p=1`
-//!   ([`Paired`]); the guest's first page, opened from the offer, is `#p=<offer>`.
+//! - A room paired by hand has its own page, `/moulin/sans-serveur#<invitation>` (the same room
+//!   page, in its own bundle); the guest's first one, opened from the offer, is `#p=<offer>`.
 //!
 //! ```
 //! use client::model::room::pairing::{invite_bytes, invite_of_bytes};
@@ -27,10 +27,6 @@ use crate::i18n::t;
 use crate::model::seat::Invite;
 use client_net::pairing::{Kind, PairingError, Signal};
 use engine::GameKind;
-
-/// The fragment field that marks a room paired by hand (`p=1`), or carries the offer
-/// (`p=<offer>`).
-pub const FIELD: &str = "p";
 
 /// Bytes of the invitation's fixed part: game, limit, room, host's key, secret.
 const FIXED: usize = 1 + 2 + 16 + 32 + 16;
@@ -51,8 +47,11 @@ pub fn invite_bytes(invite: &Invite) -> Vec<u8> {
     out.extend(invite.secret);
     // The options the link announces, as the link writes them.
     let fragment = invite.to_fragment();
-    if let Some(at) = fragment.find("&v=").or_else(|| fragment.find("&l=")) {
-        out.extend(&fragment.as_bytes()[at..]);
+    for field in fragment.split('&') {
+        if field.starts_with("v=") || field.starts_with("l=") {
+            out.push(b'&');
+            out.extend(field.as_bytes());
+        }
     }
     out
 }
@@ -68,7 +67,7 @@ pub fn invite_of_bytes(bytes: &[u8]) -> Result<Invite, TextError> {
         1 => GameKind::Meta,
         _ => return Err(TextError::Unreadable),
     };
-    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let hex = engine::session::wire::hex;
     let rest = std::str::from_utf8(&bytes[FIXED..]).map_err(|_| TextError::Unreadable)?;
     if !(rest.is_empty() || rest.starts_with('&')) {
         return Err(TextError::Unreadable);
@@ -81,7 +80,8 @@ pub fn invite_of_bytes(bytes: &[u8]) -> Result<Invite, TextError> {
         hex(&bytes[19..51]),
         hex(&bytes[51..67]),
     );
-    Invite::from_fragment(&fragment).map_err(|_| TextError::Unreadable)
+    // The room's own reader (one caller of the invitation's parser: 1 KB less in the page).
+    super::read_invite(&fragment, game).map_err(|_| TextError::Unreadable)
 }
 
 /// What is wrong with a pasted text.
@@ -128,11 +128,11 @@ impl TextError {
 /// The text in what was pasted: the text itself, or a link whose fragment carries it
 /// (`…#p=<text>`), spaces and line breaks a chat may add left out.
 pub fn text_in(pasted: &str) -> String {
-    let text = match pasted.find("#p=").or_else(|| pasted.find("&p=")) {
-        Some(at) => &pasted[at + 3..],
-        None => pasted,
-    };
-    let text = text.split('&').next().unwrap_or_default();
+    let fragment = pasted
+        .bytes()
+        .rposition(|b| b == b'#')
+        .map_or(pasted, |at| &pasted[at + 1..]);
+    let text = fragment.strip_prefix("p=").unwrap_or(fragment);
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
@@ -184,30 +184,6 @@ pub fn read_offer(
     Ok((offer, invite))
 }
 
-/// How a room page's fragment says the room is paired by hand.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Paired {
-    /// `#<invitation>&p=1`: a room paired by hand (the seat this browser keeps says which).
-    Room(String),
-    /// `#p=<offer>`: the guest's first page, from the host's offer.
-    Offer(String),
-}
-
-/// Reads a room page's fragment: `None` for a room through the relay.
-pub fn paired_fragment(fragment: &str) -> Option<Paired> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    if let Some(offer) = fragment.strip_prefix("p=") {
-        return Some(Paired::Offer(offer.to_string()));
-    }
-    let invite = fragment.strip_suffix("&p=1")?;
-    Some(Paired::Room(invite.to_string()))
-}
-
-/// The fragment of a room paired by hand (`<invitation>&p=1`).
-pub fn room_fragment(invite: &Invite) -> String {
-    format!("{}&{FIELD}=1", invite.to_fragment())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,7 +199,7 @@ mod tests {
             fingerprint: vec![7; 32],
             candidates: vec![Candidate {
                 kind: client_net::pairing::CandidateType::Host,
-                address: client_net::pairing::Address::V4([192, 168, 1, 20].into()),
+                address: client_net::pairing::Address::V4([192, 168, 1, 20]),
                 port: 50_000,
             }],
             answers: 0,
@@ -244,7 +220,7 @@ mod tests {
         let mut offer = signal(Kind::Offer, "Wx9q");
         offer.extra = bytes;
         let text = offer.encode();
-        let link = format!("https://example.org/moulin/salon#p={text}");
+        let link = format!("https://example.org/moulin/sans-serveur#p={text}");
         // The link stays short: the offer of one candidate with the invitation.
         assert!(link.len() <= 300, "{} characters", link.len());
         let (read, back) = read_offer(&link, GameKind::Morris, None).unwrap();
@@ -316,17 +292,5 @@ mod tests {
         ] {
             assert!(!e.text().is_empty());
         }
-    }
-
-    #[test]
-    fn a_room_page_fragment_says_whether_it_is_paired_by_hand() {
-        let invite = Invite::new(GameKind::Meta, 100, [1; 16], [2; 32], [3; 16]);
-        let fragment = room_fragment(&invite);
-        assert_eq!(
-            paired_fragment(&format!("#{fragment}")),
-            Some(Paired::Room(invite.to_fragment()))
-        );
-        assert_eq!(paired_fragment("#p=AbC"), Some(Paired::Offer("AbC".into())));
-        assert_eq!(paired_fragment(&invite.to_fragment()), None);
     }
 }

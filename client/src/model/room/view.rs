@@ -325,7 +325,8 @@ impl<P: Copy + Eq> RoomModel<P> {
                 && !(seated && s.game().is_some()),
             // Waiting for the other browser, or a host that never came: not while a blocked
             // network or a browser without WebRTC explains why no channel opens.
-            relay: (!no_channel)
+            // Paired by hand there is no relay to speak of.
+            relay: (!no_channel && !self.driver.paired())
                 .then(|| text::relay(self.driver.relay(), self.driver.has_peer(), now))
                 .flatten(),
             expired: !no_channel
@@ -351,6 +352,10 @@ impl<P: Copy + Eq> RoomModel<P> {
 
     /// The spectator link's fragment once the host's key is known, with its last copy.
     fn watch_link(&self) -> Option<(String, Option<bool>)> {
+        // Spectators come through a relay: a room paired by hand has none to give them.
+        if self.driver.paired() {
+            return None;
+        }
         let link = engine::session::follow::WatchLink::of(self.session().invite())?;
         let copied = self.copied.filter(|c| c.0 == Copyable::Watch).map(|c| c.1);
         Some((link.to_fragment(), copied))
@@ -421,6 +426,13 @@ impl<P: Copy + Eq> RoomModel<P> {
                 } else {
                     t::nobody_here().to_string()
                 }
+            }
+            // Paired by hand, the host passes the offer, not a link or a code.
+            _ if self.driver.paired()
+                && s.seat() == Seat::Host
+                && !s.room().hello[Seat::Guest.index()] =>
+            {
+                t::waiting_guest_paired().to_string()
             }
             _ => {
                 // The other player left after the game ended (its leaving mid-game is the

@@ -84,6 +84,7 @@ pub(super) fn RoomBody(props: &BodyProps) -> Html {
         move |_| Handlers::new(inbox)
     });
     let speech = room.model.borrow().speech().clone();
+    let invite = invitation(room, &view, &handlers.act);
     room_view(
         view,
         &handlers,
@@ -91,7 +92,28 @@ pub(super) fn RoomBody(props: &BodyProps) -> Html {
         room.first_peer.get(),
         &props.go,
         speech,
+        invite,
     )
+}
+
+/// What the host passes on until the guest comes: the invitation (a room through the relay),
+/// or the texts to exchange (a room paired by hand, until the channel opens and after it is
+/// lost). Each is in its own bundle only.
+fn invitation(room: &super::open::Room, v: &View, act: &Callback<Event>) -> Html {
+    #[cfg(feature = "paired")]
+    if let Some(pairing) = room.pairing.clone() {
+        if room.model.borrow().has_peer() || v.left || !v.seated {
+            return Html::default();
+        }
+        let serial = browser::now_ms();
+        return html! { <super::pairing::PairingPanel {pairing} {serial} /> };
+    }
+    #[cfg(feature = "remote")]
+    if let Some(invite) = v.invite.clone() {
+        return html! { <InvitePanel {invite} act={act.clone()} /> };
+    }
+    let _ = (room, v, act);
+    Html::default()
 }
 
 /// The room's callbacks, made once.
@@ -227,6 +249,7 @@ fn room_view(
     first_peer: Option<u64>,
     go: &Callback<Route>,
     speech: crate::model::speech::Speech,
+    invite: Html,
 ) -> Html {
     let act = &h.act;
     if v.full {
@@ -245,9 +268,7 @@ fn room_view(
             }
             // The invitation first, above the board: the one thing the host needs until the
             // guest comes (on a phone the side panels come after the board).
-            if let Some(invite) = v.invite.clone() {
-                <InvitePanel {invite} act={act.clone()} />
-            }
+            { invite }
             if let Some(standing) = v.standing.clone() {
                 <StandingPanel {standing} act={act.clone()} />
             }

@@ -30,6 +30,10 @@ pub struct Tab {
     /// A spectator's tab: its sockets and questions to the relay say `?watch`; it keeps
     /// nothing.
     pub watch: bool,
+    /// A room paired by hand (issue #25): its links are paired ones, the texts' state shared
+    /// with the page, and no relay is asked anything.
+    #[cfg(feature = "paired")]
+    pub pairing: Option<Rc<super::pairing::Pairing>>,
 }
 
 impl Env for Tab {
@@ -43,21 +47,63 @@ impl Env for Tab {
         Box::pin(browser::sleep(ms))
     }
 
-    /// A new socket to the room, its message loop running.
+    /// A new socket to the room, its message loop running; in a room paired by hand, a new
+    /// paired link, attached to the texts' state.
     fn open(&mut self, room: &str, ice: &[IceServer]) -> Link {
-        let (link, message_loop) = Link::connect(&web::ws_url(room, self.watch), ice);
-        spawn_local(async move {
-            let _ = message_loop.await;
-        });
-        link
+        #[cfg(feature = "paired")]
+        if let Some(pairing) = &self.pairing {
+            let render = self.render.clone();
+            let ready: Rc<dyn Fn()> = Rc::new(move || {
+                let f = render.borrow().clone();
+                if let Some(f) = f {
+                    f();
+                }
+            });
+            let (link, message_loop) = Link::paired(ice, ready);
+            spawn_local(async move {
+                let _ = message_loop.await;
+            });
+            pairing.attach(link.paired_link());
+            return link;
+        }
+        // The paired bundle has no relay to open a socket to: its rooms are all paired.
+        #[cfg(not(any(feature = "remote", feature = "watch")))]
+        {
+            let _ = room;
+            unreachable!("a room without a relay opens paired links")
+        }
+        #[cfg(any(feature = "remote", feature = "watch"))]
+        {
+            let (link, message_loop) = Link::connect(&web::ws_url(room, self.watch), ice);
+            spawn_local(async move {
+                let _ = message_loop.await;
+            });
+            link
+        }
     }
 
     fn ask(&mut self, room: &str) -> Pending<Answer> {
-        let (room, watch) = (room.to_string(), self.watch);
-        Box::pin(async move {
-            let (refusal, peers) = web::probe_room(&room, watch).await;
-            Answer { refusal, peers }
-        })
+        // Without a relay there is nobody to ask: there is always room for our link.
+        #[cfg(feature = "paired")]
+        if self.pairing.is_some() {
+            return Box::pin(std::future::ready(Answer {
+                refusal: Ok(None),
+                peers: None,
+            }));
+        }
+        #[cfg(not(any(feature = "remote", feature = "watch")))]
+        {
+            let _ = room;
+            unreachable!("a room without a relay asks nobody")
+        }
+        #[cfg(any(feature = "remote", feature = "watch"))]
+        {
+            let (room, watch) = (room.to_string(), self.watch);
+            Box::pin(async move {
+                let (refusal, peers) = web::probe_room(&room, watch).await;
+                Answer { refusal, peers }
+            })
+        }
     }
 
     fn ice_servers(&mut self) -> Pending<Option<Vec<IceServer>>> {

@@ -16,10 +16,15 @@ pub enum RoomError {
     Malformed,
     /// The link announces Morris rules that cannot be.
     BadRules,
-    OtherGame(GameKind, String),
+    /// A link for the other game: its page there (the room's, or a room paired by hand's) and
+    /// the fragment to open it with.
+    OtherGame(Route, String),
     /// The seat kept under this key of the browser's storage cannot be read.
     BadSave(String),
     NoRandom,
+    /// The offer of a room paired by hand cannot be read.
+    #[cfg(feature = "paired")]
+    Pairing(crate::model::room::pairing::TextError),
 }
 
 impl RoomError {
@@ -31,6 +36,8 @@ impl RoomError {
             RoomError::OtherGame(..) => "other-game",
             RoomError::BadSave(_) => "bad-save",
             RoomError::NoRandom => "no-random",
+            #[cfg(feature = "paired")]
+            RoomError::Pairing(_) => "pairing",
         }
     }
 }
@@ -44,19 +51,23 @@ pub fn room_error(e: &RoomError, kind: GameKind, go: &Callback<Route>) -> Html {
             t::bad_rules_link().to_string(),
             html! {},
         ),
-        RoomError::OtherGame(other, fragment) => (
-            t::other_game_title(),
-            t::other_game_text(game_name(*other)),
-            {
-                let (go, other, fragment) = (go.clone(), *other, fragment.clone());
-                let href = format!("{}#{fragment}", Route::Room(other).path());
+        RoomError::OtherGame(to, fragment) => {
+            let other = game_name(match kind {
+                GameKind::Morris => GameKind::Meta,
+                GameKind::Meta => GameKind::Morris,
+            });
+            (t::other_game_title(), t::other_game_text(other), {
+                let (go, to, fragment) = (go.clone(), *to, fragment.clone());
+                let href = format!("{}#{fragment}", to.path());
                 let onclick = Callback::from(move |e: MouseEvent| {
                     e.prevent_default();
-                    navigate_with_fragment(Route::Room(other), &fragment, &go);
+                    navigate_with_fragment(to, &fragment, &go);
                 });
-                html! { <p><a class="button" {href} {onclick}>{ t::join_other_game(game_name(other)) }</a></p> }
-            },
-        ),
+                html! { <p><a class="button" {href} {onclick}>{ t::join_other_game(other) }</a></p> }
+            })
+        }
+        #[cfg(feature = "paired")]
+        RoomError::Pairing(e) => (t::bad_link_title(), e.text().to_string(), html! {}),
         RoomError::NoRandom => (
             t::no_random_title(),
             t::no_random_room().to_string(),

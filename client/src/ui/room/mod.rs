@@ -1,4 +1,5 @@
-//! `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room. The page reads the invitation and
+//! `/moulin/salon#…`, `/meta-morpion/salon#…`: a remote room (`/moulin/sans-serveur#…`, one paired
+//! by hand: the same page, its links paired ones). The page reads the invitation and
 //! this tab's saved seat, has the model open the room ([`RoomModel::open`]), starts its event
 //! loop (`client_net::Runtime`, in the browser's environment: [`env`]) and renders the model's
 //! [`View`]; every click goes to the loop as an event. `/moulin/regarder#…`: a spectator of one
@@ -7,23 +8,26 @@
 //! [`RoomModel::open`]: crate::model::room::RoomModel::open
 //! [`View`]: crate::model::room::View
 
-// The room's page (feature `remote`) and the spectator's (feature `watch`, its own bundle) share
-// the browser's environment for the event loop and a few parts.
-#[cfg(feature = "remote")]
+// The room's page (feature `remote`, and `paired` for a room paired by hand: the same page, its
+// links paired ones) and the spectator's (feature `watch`, its own bundle) share the browser's
+// environment for the event loop and a few parts.
+#[cfg(any(feature = "remote", feature = "paired"))]
 mod body;
 mod env;
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "paired"))]
 mod errors;
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "paired"))]
 mod open;
+#[cfg(feature = "paired")]
+mod pairing;
 mod parts;
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "paired"))]
 mod tab;
 #[cfg(feature = "watch")]
 mod watch;
 mod web;
 
-#[cfg(feature = "remote")]
+#[cfg(any(feature = "remote", feature = "paired"))]
 pub use tab::RoomPage;
 #[cfg(feature = "watch")]
 pub use watch::WatchPage;

@@ -5,8 +5,12 @@ use super::super::browser;
 use super::super::seats::{self, keep_seat, seat_key};
 use super::env::{Render, Tab};
 use super::errors::RoomError;
+#[cfg(feature = "paired")]
+use super::pairing::Pairing;
 use super::web::{self, old_storage_key};
 use crate::model::room::{read_invite, read_old_seat, Input, Invite, OpenError, RoomModel};
+#[cfg(feature = "paired")]
+use client_net::pairing::Signal;
 use client_net::{PeerId, Runtime};
 use engine::GameKind;
 use futures_channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
@@ -22,16 +26,60 @@ pub(super) struct Room {
     pub(super) runner: RefCell<Option<UnboundedReceiver<Input<PeerId>>>>,
     /// Draws the page again (set once the page shows the room).
     pub(super) render: Render,
+    /// A room paired by hand: its texts.
+    #[cfg(feature = "paired")]
+    pub(super) pairing: Option<Rc<Pairing>>,
 }
 
-/// Reads the invitation in the URL.
-pub(super) fn invite_in_url(kind: GameKind) -> Result<Invite, RoomError> {
-    read_invite(&browser::location_hash(), kind).map_err(|e| RoomError::from_open(e, ""))
+/// What the URL says of the room to open.
+#[derive(Clone)]
+pub(super) struct Opening {
+    pub(super) invite: Invite,
+    /// Paired by hand (issue #25), with the host's offer when the URL carries one.
+    #[cfg(feature = "paired")]
+    pub(super) paired: Option<Option<Signal>>,
+}
+
+/// Reads the invitation in the URL; for a room paired by hand (`paired`, its own page
+/// `…/sans-serveur`), the fragment is the invitation or the host's offer (`p=<offer>`), which
+/// carries it.
+pub(super) fn invite_in_url(kind: GameKind, paired: bool) -> Result<Opening, RoomError> {
+    let hash = browser::location_hash();
+    #[cfg(feature = "paired")]
+    if paired {
+        use crate::model::room::pairing::{read_offer, TextError};
+        let Some(text) = hash.trim_start_matches('#').strip_prefix("p=") else {
+            let invite = read_invite(&hash, kind).map_err(|e| RoomError::from_open(e, ""))?;
+            return Ok(Opening {
+                invite,
+                paired: Some(None),
+            });
+        };
+        return match read_offer(text, kind, None) {
+            Ok((offer, invite)) => Ok(Opening {
+                invite,
+                paired: Some(Some(offer)),
+            }),
+            Err(TextError::OtherGame(other)) => Err(RoomError::OtherGame(
+                super::super::Route::Paired(other),
+                hash.trim_start_matches('#').to_string(),
+            )),
+            Err(e) => Err(RoomError::Pairing(e)),
+        };
+    }
+    let _ = paired;
+    let invite = read_invite(&hash, kind).map_err(|e| RoomError::from_open(e, ""))?;
+    Ok(Opening {
+        invite,
+        #[cfg(feature = "paired")]
+        paired: None,
+    })
 }
 
 /// Reads the seat this browser keeps in the room (or the one this tab kept before), else makes
 /// a new guest, and opens the room. Only the tab that holds the room's lock does this.
-pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomError> {
+pub(super) fn open_room(kind: GameKind, opening: Opening) -> Result<Room, RoomError> {
+    let invite = opening.invite;
     let room = invite.room_name();
     let key = seat_key(kind, &room);
     let bad = |e| RoomError::from_open(e, &key);
@@ -56,6 +104,13 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
         model.seat_kept(false);
     }
     model.set_webrtc(client_net::webrtc_available());
+    #[cfg(feature = "paired")]
+    let pairing = opening.paired.map(|offer| {
+        model.set_paired();
+        let host = model.session().seat() == engine::session::Seat::Host;
+        let invite = model.session().invite().clone();
+        Rc::new(Pairing::new(host, invite, offer))
+    });
     let (inbox, receiver) = unbounded();
     Ok(Room {
         model: Rc::new(RefCell::new(model)),
@@ -63,6 +118,8 @@ pub(super) fn open_room(kind: GameKind, invite: Invite) -> Result<Room, RoomErro
         first_peer: Rc::new(Cell::new(None)),
         runner: RefCell::new(Some(receiver)),
         render: Rc::default(),
+        #[cfg(feature = "paired")]
+        pairing,
     })
 }
 
@@ -76,6 +133,8 @@ pub(super) fn start(room: &Rc<Room>, kind: GameKind) {
         render: room.render.clone(),
         first_peer: room.first_peer.clone(),
         watch: false,
+        #[cfg(feature = "paired")]
+        pairing: room.pairing.clone(),
     };
     let runtime = Runtime::new(tab, room.model.clone());
     wasm_bindgen_futures::spawn_local(runtime.run(receiver));
@@ -86,7 +145,9 @@ impl RoomError {
     fn from_open(e: OpenError, key: &str) -> RoomError {
         match e {
             OpenError::BadRules => RoomError::BadRules,
-            OpenError::OtherGame(kind, fragment) => RoomError::OtherGame(kind, fragment),
+            OpenError::OtherGame(kind, fragment) => {
+                RoomError::OtherGame(super::super::Route::Room(kind), fragment)
+            }
             OpenError::BadSave => RoomError::BadSave(key.to_string()),
             OpenError::NoRandom => RoomError::NoRandom,
             OpenError::Malformed | OpenError::CannotCreate => RoomError::Malformed,

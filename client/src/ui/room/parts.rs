@@ -27,7 +27,7 @@ pub struct InviteProps {
 }
 
 /// Modules of quiet zone around the QR code, as the standard asks.
-const QR_QUIET: usize = 4;
+pub const QR_QUIET: usize = 4;
 
 /// The link and the code to send, until the guest comes: copy buttons, the share sheet where
 /// the browser has one, and the link as a QR code for a phone beside this screen.
@@ -111,7 +111,7 @@ pub fn InvitePanel(props: &InviteProps) -> Html {
 
 /// A QR code of `text`: its dark modules as one path on a light square, light and dark in
 /// either theme (a reader wants dark on light), `data-qr` its modules a side.
-fn qr_svg(size: usize, path: AttrValue, text: &str) -> Html {
+pub fn qr_svg(size: usize, path: AttrValue, text: &str) -> Html {
     let side = (size + 2 * QR_QUIET).to_string();
     html! {
         <svg class="qr" viewBox={format!("0 0 {side} {side}")} role="img" aria-label={t::qr_label()}

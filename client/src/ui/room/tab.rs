@@ -4,11 +4,10 @@
 use super::super::{browser, use_lang, words, Route};
 use super::body::{RoomBody, Shared};
 use super::errors::{room_error, RoomError};
-use super::open::{invite_in_url, open_room, start, Room};
+use super::open::{invite_in_url, open_room, start, Opening, Room};
 use super::parts::lobby_link;
 use super::web;
 use crate::i18n::t;
-use crate::model::room::Invite;
 use engine::GameKind;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -17,6 +16,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct RoomProps {
     pub kind: GameKind,
+    /// A room paired by hand (`/moulin/sans-serveur#…`, issue #25): the same page, its links
+    /// paired ones.
+    #[prop_or_default]
+    pub paired: bool,
     pub go: Callback<Route>,
 }
 
@@ -64,14 +67,14 @@ impl Guard {
 fn ask_lock(
     guard: &Rc<Guard>,
     kind: GameKind,
-    invite: &Invite,
+    opening: &Opening,
     take: bool,
     phase: UseStateSetter<Phase>,
 ) {
     let ask = guard.ask.get() + 1;
     guard.ask.set(ask);
-    let name = format!("moulin-room:{}", invite.room_name());
-    let (g, invite) = (guard.clone(), invite.clone());
+    let name = format!("moulin-room:{}", opening.invite.room_name());
+    let (g, invite) = (guard.clone(), opening.clone());
     let lock = web::lock(&name, take, move |news| {
         if g.ask.get() != ask {
             return;
@@ -111,12 +114,13 @@ fn ask_lock(
 /// How long a tab that takes a room from another waits before reading the seat.
 const TAKE_OVER_MS: u64 = 300;
 
-/// `/moulin/salon#…`: a remote room.
+/// `/moulin/salon#…`: a remote room; `/moulin/sans-serveur#…`: one paired by hand.
 #[component]
 pub fn RoomPage(props: &RoomProps) -> Html {
     use_lang();
     let kind = props.kind;
-    let invite = use_memo((), move |_| invite_in_url(kind));
+    let paired = props.paired;
+    let invite = use_memo((), move |_| invite_in_url(kind, paired));
     let guard = use_memo((), |_| Rc::new(Guard::default()));
     let phase = use_state(|| Phase::Asking);
     {

@@ -53,6 +53,8 @@ impl Watched {
             render: render.clone(),
             first_peer: first_peer.clone(),
             watch: true,
+            #[cfg(feature = "paired")]
+            pairing: None,
         };
         let runtime = Runtime::new(tab, model.clone());
         wasm_bindgen_futures::spawn_local(runtime.run(receiver));
