@@ -2,7 +2,7 @@
 // static file server — no relay anywhere —, two browser contexts in headless Chromium paired by
 // copying two texts: the host's offer (a link), the guest's answer. A whole Ultimate tic-tac-toe
 // game played over the data channel (and, from the installed app once the site is gone, a Morris
-// game begun), texts pasted in the wrong box or stale refused with their
+// game begun, through a reload of the host), texts pasted in the wrong box or stale refused with their
 // message, a reload on the guest's side and a « Nouvel échange » that rejoins the same seats and
 // transcript, the export checked by `engine verify`. Figures: the texts' sizes, the QR code's
 // version, the time from the host's paste of the answer to the first move on both boards.
@@ -184,7 +184,7 @@ test('an offer that is cut, for the other game, or pasted in the lobby says so',
   for (const p of [h, g]) await p.context.close();
 });
 
-test('the installed app pairs without a server and plays once the site is gone', async () => {
+test('the installed app pairs without a server and plays once the site is gone, through a reload of the host', async () => {
   // Both browsers visited the site once: the service worker holds it. Then the site is gone —
   // as for two devices on a network with no internet: the network between them still works
   // (the browser's offline emulation would cut that too, and WebRTC with it).
@@ -210,6 +210,25 @@ test('the installed app pairs without a server and plays once the site is gone',
   await watchBoard(guest);
   const tokens = MORRIS_GAME.split(' ').slice(0, 6);
   for (const [i, token] of tokens.entries()) {
+    const [mover, other] = i % 2 ? [guest, host] : [host, guest];
+    await playTurn(mover, other, morrisClicks(token).map((p) => `[data-point="${p}"]`), 'data-point', 24, 'BR');
+  }
+  // The host reloads (from the app's cache: the site is gone): its page makes a new offer; the
+  // guest's says the connection is lost and waits for it; the game goes on where it was.
+  await host.reload();
+  const offer2 = await host.locator('[data-offer]').inputValue();
+  await guest.locator('[data-pairing-panel] h2', { hasText: 'Nouvel échange' }).waitFor({ timeout: 20000 });
+  assert.equal(await guest.locator('[data-pairing="gathering"]').count(), 0);
+  await paste(guest, '[data-offer-input]', offer2);
+  await guest.waitForFunction((old) => {
+    const el = document.querySelector('[data-answer]');
+    return el && el.value && el.value !== old;
+  }, answer, { timeout: 20000 });
+  await connect(host, guest, await guest.locator('[data-answer]').inputValue());
+  await watchBoard(host);
+  await watchBoard(guest);
+  const more = MORRIS_GAME.split(' ').slice(6, 10);
+  for (const [i, token] of more.entries()) {
     const [mover, other] = i % 2 ? [guest, host] : [host, guest];
     await playTurn(mover, other, morrisClicks(token).map((p) => `[data-point="${p}"]`), 'data-point', 24, 'BR');
   }

@@ -73,11 +73,7 @@ impl Pairing {
     /// invitation), the guest's answer (naming the offer). `None` meanwhile, or while there is
     /// nothing to say (a guest without an offer).
     pub fn our_text(&self) -> Option<Signal> {
-        let link = self.link.borrow().clone()?;
-        if !link.alive() {
-            return None;
-        }
-        let sdp = link.description()?;
+        let sdp = self.live_link()?.description()?;
         let kind = if self.host { Kind::Offer } else { Kind::Answer };
         let mut ours = Signal::from_sdp(kind, &sdp).ok()?;
         if self.host {
@@ -103,7 +99,7 @@ impl Pairing {
     pub fn take_offer(&self, pasted: &str) -> Result<(), TextError> {
         let kind = self.invite.rules.kind();
         let (offer, _) = read_offer(pasted, kind, Some(&self.invite))?;
-        match self.link.borrow().clone().filter(PairedLink::alive) {
+        match self.live_link() {
             Some(link) => {
                 link.answer(offer.to_sdp());
                 *self.answering.borrow_mut() = Some(offer);
@@ -119,14 +115,21 @@ impl Pairing {
         self.answered.get()
     }
 
-    /// The guest answers an offer (its answer is shown, or being prepared).
-    pub fn answering(&self) -> bool {
-        self.answering.borrow().is_some() || self.offer.borrow().is_some()
+    /// The current link, while it is there.
+    fn live_link(&self) -> Option<PairedLink> {
+        self.link.borrow().clone().filter(PairedLink::alive)
     }
 
-    /// A link before this one was lost: the texts are a new exchange.
+    /// The guest answers an offer (its answer is shown, or being prepared): not between two
+    /// links, when the offer it answered is gone with the channel.
+    pub fn answering(&self) -> bool {
+        let answering = self.answering.borrow().is_some() && self.live_link().is_some();
+        answering || self.offer.borrow().is_some()
+    }
+
+    /// A link was lost (this one, or one before it): the texts are a new exchange.
     pub fn again(&self) -> bool {
-        self.links.get() > 1
+        self.links.get() > 1 || (self.links.get() == 1 && self.live_link().is_none())
     }
 }
 
