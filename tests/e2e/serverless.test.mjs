@@ -174,6 +174,11 @@ test('an offer that is cut, for the other game, or pasted in the lobby says so',
   await g.page.goto(offer.slice(0, -12));
   await g.page.locator('[data-room-error="pairing"]').waitFor();
   assert.match(await g.page.locator('[data-room-error]').textContent(), /coupé/);
+  // The host's page address opened as the other game's: its link leads to the right game's
+  // page paired by hand.
+  await g.page.goto(h.page.url().replace('/moulin/', '/meta-morpion/'));
+  await g.page.locator('[data-room-error="other-game"]').waitFor();
+  assert.match(await g.page.locator('[data-room-error] a.button').getAttribute('href'), /^\/moulin\/sans-serveur#g=morris&/);
   // Pasted in the other game's lobby: it leads to its game.
   await g.page.goto(`${site.url}/meta-morpion/distance`);
   await paste(g.page, '[data-offer-input]', offer);

@@ -49,7 +49,14 @@ pub(super) fn invite_in_url(kind: GameKind, paired: bool) -> Result<Opening, Roo
     if paired {
         use crate::model::room::pairing::{read_offer, TextError};
         let Some(text) = hash.trim_start_matches('#').strip_prefix("p=") else {
-            let invite = read_invite(&hash, kind).map_err(|e| RoomError::from_open(e, ""))?;
+            // The other game's link leads to the other game's page of the same kind.
+            let invite =
+                read_invite(&hash, kind).map_err(|e| match RoomError::from_open(e, "") {
+                    RoomError::OtherGame(super::super::Route::Room(other), fragment) => {
+                        RoomError::OtherGame(super::super::Route::Paired(other), fragment)
+                    }
+                    e => e,
+                })?;
             return Ok(Opening {
                 invite,
                 paired: Some(None),
