@@ -2,8 +2,9 @@
 // plays a whole hot-seat game by clicks, a whole game against the computer (its Web Worker), and
 // two whole remote games with headless Chromium over real WebRTC, each browser with its own
 // stack: Chromium hosts a Morris room and Firefox joins by the link; Firefox hosts a Méta
-// Morpion room and Chromium joins by the code. After every turn both boards are checked against
-// `engine replay`. Figures: move → opponent's board, each way.
+// Morpion room and Chromium joins by the code; and Firefox hosts a Morris room paired by hand
+// (« Sans serveur », no relay between them) that Chromium answers. After every turn both boards
+// are checked against `engine replay`. Figures: move → opponent's board, each way.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -178,6 +179,30 @@ test('Firefox hosts a Méta Morpion room, Chromium joins by the code: a whole ga
   for (const p of [h.page, g.page]) {
     assert.deepEqual(await status(p), { status: 'won', winner: String(expected.winner) });
   }
+  assert.deepEqual([...h.errors, ...g.errors], []);
+  await h.context.close();
+  await g.context.close();
+});
+
+test('Firefox hosts a Morris room paired by hand, Chromium answers its offer: a whole game', async () => {
+  const h = await firefoxPage(firefox);
+  const g = await chromiumPlayer();
+  await h.page.goto(`${relay.url}/moulin/distance`);
+  await visible(h.page, '[data-serverless]');
+  await h.page.click('[data-serverless]');
+  await visible(h.page, '[data-offer]');
+  const offer = await h.page.evaluate(() => document.querySelector('[data-offer]').value);
+  assert.match(offer, /\/moulin\/sans-serveur#p=/);
+  await g.page.goto(offer);
+  const answer = await g.page.locator('[data-answer]').inputValue({ timeout: 20000 });
+  await h.page.evaluate((text) => {
+    const box = document.querySelector('[data-answer-input]');
+    box.value = text;
+    box.form.requestSubmit();
+  }, answer);
+  for (const p of [h.page, g.page]) await visible(p, '[data-presence="here"]', '', 30000);
+  await playRemote('morris', MORRIS_GAME, h.page, g.page, ['Firefox', 'Chromium']);
+  for (const p of [h.page, g.page]) assert.deepEqual(await status(p), { status: 'won', winner: '0' });
   assert.deepEqual([...h.errors, ...g.errors], []);
   await h.context.close();
   await g.context.close();
