@@ -2,10 +2,11 @@
 // static file server — no relay anywhere —, two browser contexts in headless Chromium paired by
 // copying two texts: the host's offer (a link), the guest's answer. A whole Ultimate tic-tac-toe
 // game played over the data channel (and, from the installed app once the site is gone, a Morris
-// game begun, through a reload of the host), texts pasted in the wrong box or stale refused with their
-// message, a reload on the guest's side and a « Nouvel échange » that rejoins the same seats and
-// transcript, the export checked by `engine verify`. Figures: the texts' sizes, the QR code's
-// version, the time from the host's paste of the answer to the first move on both boards.
+// game begun, through a reload of the host), texts pasted in the wrong box or stale refused with
+// their message, the guest's answer through a phone's share sheet, a reload on the guest's side
+// and a « Nouvel échange » that rejoins the same seats and transcript, the export checked by
+// `engine verify`. Figures: the texts' sizes, the QR code's version, the time from the host's
+// paste of the answer to the first move on both boards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -82,9 +83,18 @@ async function connect(host, guest, answer) {
   await guest.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
 }
 
+/** A share sheet, as a phone has (headless Chromium has none): records what it is given. */
+const SHARE_SHEET = `
+  window.__shared = [];
+  Navigator.prototype.share = function (data) {
+    window.__shared.push({ ...data });
+    return Promise.resolve();
+  };
+`;
+
 test('two browsers paired by two texts on a static host play a whole game, through a reload and a new exchange', async () => {
   const h = await player();
-  const g = await player(PHONE);
+  const g = await player(PHONE, { init: SHARE_SHEET });
   const [host, guest] = [h.page, g.page];
   await host.goto(`${site.url}/meta-morpion/distance`);
   await host.locator('[data-serverless]').click();
@@ -112,6 +122,10 @@ test('two browsers paired by two texts on a static host play a whole game, throu
   console.log(`# serverless: answer ${answer.length} characters`);
   assert.equal(await guest.locator('main').getAttribute('data-seat'), 'guest');
   await screenshot(guest, 'serverless-guest-answer-phone');
+  // The phone shares its answer alone (the host pastes it as it comes).
+  await guest.locator('[data-share="pairing"]').click();
+  assert.deepEqual(await guest.evaluate(() => window.__shared), [{ text: answer }]);
+  assert.equal(await host.locator('[data-share]').count(), 0);
   // An answer pasted into the guest's offer box is not an offer.
   await paste(guest, '[data-offer-input]', answer);
   assert.match(await guest.locator('[data-pairing-error]').textContent(), /une réponse, pas une offre/);

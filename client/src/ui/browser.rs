@@ -181,15 +181,17 @@ pub fn can_share() -> bool {
         .is_some_and(|w| js_sys::Reflect::has(&w.navigator(), &"share".into()).unwrap_or(false))
 }
 
-/// Opens the browser's share sheet with a text and a link. What the player does there (share,
-/// or close it) is theirs: nothing comes back to the page.
+/// Opens the browser's share sheet with a text and a link (none when `url` is empty). What the
+/// player does there (share, or close it) is theirs: nothing comes back to the page.
 pub fn share(text: &str, url: &str) {
     let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
         return;
     };
     let data = web_sys::ShareData::new();
     data.set_text(text);
-    data.set_url(url);
+    if !url.is_empty() {
+        data.set_url(url);
+    }
     let sheet = JsFuture::from(nav.share_with_data(&data));
     // Awaited so that a sheet closed without sharing (a rejection) is not an uncaught error.
     wasm_bindgen_futures::spawn_local(async move {

@@ -186,6 +186,23 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
             error.set(taken.err());
         })
     };
+    // Where the browser has a share sheet (phones): the offer's link with a word, or the answer
+    // alone (the host pastes it as it comes).
+    let can_share = *use_memo((), |_| browser::can_share());
+    let on_share = {
+        let (shown, host, kind) = (shown.clone(), p.host, p.invite.rules.kind());
+        Callback::from(move |_: MouseEvent| match (&shown, host) {
+            (Some(link), true) => browser::share(
+                match kind {
+                    engine::GameKind::Morris => t::share_morris(),
+                    engine::GameKind::Meta => t::share_meta(),
+                },
+                link,
+            ),
+            (Some(answer), false) => browser::share(answer, ""),
+            (None, _) => {}
+        })
+    };
     let on_copy = {
         let (shown, copied) = (shown.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
@@ -224,6 +241,11 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
                     <button type="button" class="button" data-copy="pairing" onclick={on_copy}>
                         { words(if *copied { t::pairing_copied() } else { t::pairing_copy() }) }
                     </button>
+                    if can_share {
+                        <button type="button" class="button secondary" data-share="pairing" onclick={on_share}>
+                            { words(t::share()) }
+                        </button>
+                    }
                 </div>
             </>
         },
