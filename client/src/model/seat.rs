@@ -84,3 +84,37 @@ pub fn host_room(
         fragment: invite.to_fragment(),
     })
 }
+
+/// The pairing text (« Sans serveur », issue #25) in what was pasted: the text itself, or a link
+/// whose fragment carries it (`…#p=<text>`), even inside a sentence, the spaces and line breaks
+/// a chat may add left out. The lobby (a guest's offer) and the room page read it alike.
+pub fn pairing_text_in(pasted: &str) -> String {
+    let fragment = pasted
+        .bytes()
+        .rposition(|b| b == b'#')
+        .map_or(pasted, |at| &pasted[at + 1..]);
+    let text = fragment.strip_prefix("p=").unwrap_or(fragment);
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pairing_text_in;
+
+    #[test]
+    fn a_pairing_text_is_found_in_a_link_a_sentence_or_a_wrapped_paste() {
+        let link = "https://example.org/moulin/sans-serveur#p=AbC-_9";
+        assert_eq!(pairing_text_in(link), "AbC-_9");
+        assert_eq!(
+            pairing_text_in(&format!("voici le lien : {link}")),
+            "AbC-_9"
+        );
+        assert_eq!(pairing_text_in("  AbC\n-_9 \n"), "AbC-_9");
+        // A room's link is no pairing text: what follows its `#` is read, and refused later.
+        assert_eq!(
+            pairing_text_in("https://example.org/moulin/salon#g=morris&c=ab"),
+            "g=morris&c=ab"
+        );
+        assert_eq!(pairing_text_in(""), "");
+    }
+}

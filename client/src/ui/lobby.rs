@@ -162,6 +162,16 @@ fn CreateRoom(props: &LobbyProps) -> Html {
             if let Some(e) = &*error {
                 <p class="notice" role="alert">{ e.get() }</p>
             }
+            { create_buttons(serverless) }
+        </form>
+    }
+}
+
+/// The create form's two submit buttons: through the relay, or « Sans serveur » (which sets
+/// `serverless` for the submit that follows).
+fn create_buttons(serverless: std::rc::Rc<std::cell::RefCell<bool>>) -> Html {
+    html! {
+        <>
             <div class="actions">
                 <button type="submit" class="button">{ words(t::create_room_button()) }</button>
                 <button type="submit" class="button secondary" data-serverless=""
@@ -169,19 +179,8 @@ fn CreateRoom(props: &LobbyProps) -> Html {
                     { words(t::lobby_serverless()) }</button>
             </div>
             <p class="hint">{ words(t::lobby_serverless_hint()) }</p>
-        </form>
+        </>
     }
-}
-
-/// The offer in what a guest pasted: the text, or a link whose fragment carries it, without
-/// the spaces and line breaks a chat may add (the room page reads it and says what is wrong).
-fn offer_in(pasted: &str) -> String {
-    let fragment = pasted
-        .bytes()
-        .rposition(|b| b == b'#')
-        .map_or(pasted, |at| &pasted[at + 1..]);
-    let text = fragment.strip_prefix("p=").unwrap_or(fragment);
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// « Sans serveur » for the guest: the host's offer pasted, opened in its room page (an offer
@@ -196,7 +195,8 @@ fn OpenOffer(props: &LobbyProps) -> Html {
         let (pasted, error, go) = (pasted.clone(), error.clone(), props.go.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let offer = offer_in(&pasted);
+            // The room page reads the offer and says what is wrong with it.
+            let offer = crate::model::seat::pairing_text_in(&pasted);
             if offer.is_empty() {
                 return error.set(true);
             }

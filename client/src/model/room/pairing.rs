@@ -125,23 +125,12 @@ impl TextError {
     }
 }
 
-/// The text in what was pasted: the text itself, or a link whose fragment carries it
-/// (`…#p=<text>`), spaces and line breaks a chat may add left out.
-pub fn text_in(pasted: &str) -> String {
-    let fragment = pasted
-        .bytes()
-        .rposition(|b| b == b'#')
-        .map_or(pasted, |at| &pasted[at + 1..]);
-    let text = fragment.strip_prefix("p=").unwrap_or(fragment);
-    text.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
 /// The shortest text a signal writes (one IPv4 candidate, no application data): anything
 /// shorter is no pairing text, whatever its first byte says.
 const SHORTEST: usize = 90;
 
 fn decode(pasted: &str) -> Result<Signal, TextError> {
-    let text = text_in(pasted);
+    let text = crate::model::seat::pairing_text_in(pasted);
     if text.len() < SHORTEST / 2 {
         return Err(TextError::Unreadable);
     }

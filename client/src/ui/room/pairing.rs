@@ -168,41 +168,7 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
         let qr = Qr::encode(shown.as_ref()?.as_bytes()).ok()?;
         Some((qr.size(), AttrValue::from(qr.svg_path(QR_QUIET))))
     });
-    let on_submit = {
-        let (p, pasted, error) = (p.clone(), pasted.clone(), error.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let Some(area) = pasted.cast::<web_sys::HtmlTextAreaElement>() else {
-                return;
-            };
-            let text = area.value();
-            let taken = match p.host {
-                true => p.take_answer(&text),
-                false => p.take_offer(&text),
-            };
-            if taken.is_ok() {
-                area.set_value("");
-            }
-            error.set(taken.err());
-        })
-    };
-    // Where the browser has a share sheet (phones): the offer's link with a word, or the answer
-    // alone (the host pastes it as it comes).
     let can_share = *use_memo((), |_| browser::can_share());
-    let on_share = {
-        let (shown, host, kind) = (shown.clone(), p.host, p.invite.rules.kind());
-        Callback::from(move |_: MouseEvent| match (&shown, host) {
-            (Some(link), true) => browser::share(
-                match kind {
-                    engine::GameKind::Morris => t::share_morris(),
-                    engine::GameKind::Meta => t::share_meta(),
-                },
-                link,
-            ),
-            (Some(answer), false) => browser::share(answer, ""),
-            (None, _) => {}
-        })
-    };
     let on_copy = {
         let (shown, copied) = (shown.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
@@ -212,9 +178,83 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
             });
         })
     };
+    let actions = Actions {
+        copied: *copied,
+        copy: on_copy,
+        share: can_share.then(|| on_share(p, shown.clone())),
+    };
+    let submit = on_submit(p.clone(), pasted.clone(), error.clone());
+    html! {
+        <section class="panel invite pairing" aria-labelledby="pairing-title" data-pairing-panel="">
+            <h2 id="pairing-title">{ words(if p.again() { t::pairing_again_title() } else { t::pairing_title() }) }</h2>
+            if p.again() {
+                <p class="notice" role="alert">{ words(t::pairing_lost()) }</p>
+            }
+            <div class="invite-body">
+                <div class="invite-words">
+                    { ours(p, shown.as_deref(), actions) }
+                    { paste_form(p, shown.is_some(), *error, pasted, submit) }
+                    <p class="hint">{ words(t::pairing_limits()) }</p>
+                </div>
+                if let (Some((size, path)), Some(text)) = ((*qr).clone(), &shown) {
+                    <figure class="qr-figure">{ qr_svg(size, path, text) }</figure>
+                }
+            </div>
+        </section>
+    }
+}
+
+/// What the panel's buttons for our text do.
+struct Actions {
+    copied: bool,
+    copy: Callback<MouseEvent>,
+    /// Where the browser has a share sheet.
+    share: Option<Callback<MouseEvent>>,
+}
+
+/// Where the browser has a share sheet (phones): the offer's link with a word, or the answer
+/// alone (the host pastes it as it comes).
+fn on_share(p: &Pairing, shown: Option<String>) -> Callback<MouseEvent> {
+    let (host, kind) = (p.host, p.invite.rules.kind());
+    Callback::from(move |_: MouseEvent| match (&shown, host) {
+        (Some(link), true) => browser::share(
+            match kind {
+                engine::GameKind::Morris => t::share_morris(),
+                engine::GameKind::Meta => t::share_meta(),
+            },
+            link,
+        ),
+        (Some(answer), false) => browser::share(answer, ""),
+        (None, _) => {}
+    })
+}
+
+/// The host takes the pasted answer, the guest the pasted offer; what is wrong is said.
+fn on_submit(
+    p: std::rc::Rc<Pairing>,
+    pasted: NodeRef,
+    error: UseStateHandle<Option<TextError>>,
+) -> Callback<SubmitEvent> {
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let Some(area) = pasted.cast::<web_sys::HtmlTextAreaElement>() else {
+            return;
+        };
+        let text = area.value();
+        let taken = match p.host {
+            true => p.take_answer(&text),
+            false => p.take_offer(&text),
+        };
+        if taken.is_ok() {
+            area.set_value("");
+        }
+        error.set(taken.err());
+    })
+}
+
+/// Our text, once gathered (`shown`), with its buttons; meanwhile, that it is being prepared.
+fn ours(p: &Pairing, shown: Option<&str>, actions: Actions) -> Html {
     let host = p.host;
-    // What we say, and the box: the host pastes the answer once; the guest may paste an offer
-    // whenever no channel is open (a newer one than it answered, after a reload or a loss).
     let (say, label, waiting) = match host {
         true => (
             t::pairing_host_offer(),
@@ -227,33 +267,52 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
             t::pairing_answering(),
         ),
     };
-    let ours = match &shown {
-        Some(text) => html! {
-            <>
-                <p>{ words(say) }</p>
-                <label class="invite-link">
-                    { words(label) }
-                    <textarea readonly=true rows="3" value={text.clone()}
-                        data-offer={host.then(|| text.clone())}
-                        data-answer={(!host).then(|| text.clone())} />
-                </label>
-                <div class="actions">
-                    <button type="button" class="button" data-copy="pairing" onclick={on_copy}>
-                        { words(if *copied { t::pairing_copied() } else { t::pairing_copy() }) }
-                    </button>
-                    if can_share {
-                        <button type="button" class="button secondary" data-share="pairing" onclick={on_share}>
-                            { words(t::share()) }
-                        </button>
-                    }
-                </div>
-            </>
-        },
-        None if host || p.answering() => {
-            html! { <p class="hint" data-pairing="gathering">{ words(waiting) }</p> }
-        }
-        None => html! {},
+    let Some(text) = shown else {
+        return match host || p.answering() {
+            true => html! { <p class="hint" data-pairing="gathering">{ words(waiting) }</p> },
+            false => html! {},
+        };
     };
+    html! {
+        <>
+            <p>{ words(say) }</p>
+            <label class="invite-link">
+                { words(label) }
+                <textarea readonly=true rows="3" value={text.to_string()}
+                    data-offer={host.then(|| text.to_string())}
+                    data-answer={(!host).then(|| text.to_string())} />
+            </label>
+            <div class="actions">
+                <button type="button" class="button" data-copy="pairing" onclick={actions.copy}>
+                    { words(if actions.copied { t::pairing_copied() } else { t::pairing_copy() }) }
+                </button>
+                if let Some(share) = actions.share {
+                    <button type="button" class="button secondary" data-share="pairing" onclick={share}>
+                        { words(t::share()) }
+                    </button>
+                }
+            </div>
+        </>
+    }
+}
+
+/// The box for the other side's text: the host pastes the answer once (then waits for the
+/// connection); the guest may paste an offer whenever no channel is open (a newer one than it
+/// answered, after a reload or a loss).
+fn paste_form(
+    p: &Pairing,
+    shown: bool,
+    error: Option<TextError>,
+    pasted: NodeRef,
+    submit: Callback<SubmitEvent>,
+) -> Html {
+    let host = p.host;
+    if host && p.answered() {
+        return html! { <p class="hint">{ words(t::pairing_connecting()) }</p> };
+    }
+    if host && !shown {
+        return html! {};
+    }
     let (ask, label, button) = match host {
         true => (
             t::pairing_host_answer(),
@@ -266,43 +325,21 @@ pub fn PairingPanel(props: &PanelProps) -> Html {
             t::pairing_reply(),
         ),
     };
-    let form = match host && (p.answered() || shown.is_none()) {
-        true if p.answered() => html! { <p class="hint">{ words(t::pairing_connecting()) }</p> },
-        true => html! {},
-        false => html! {
-            <form onsubmit={on_submit} novalidate=true>
-                <p>{ words(ask) }</p>
-                <label class="invite-link">{ words(label) }
-                    <textarea ref={pasted} rows="3" spellcheck="false" autocomplete="off"
-                        aria-invalid={error.is_some().to_string()}
-                        data-answer-input={host.then_some("")}
-                        data-offer-input={(!host).then_some("")} />
-                </label>
-                if let Some(e) = *error {
-                    <p class="notice" role="alert" data-pairing-error="">{ words(e.text()) }</p>
-                }
-                <div class="actions">
-                    <button type="submit" class="button">{ words(button) }</button>
-                </div>
-            </form>
-        },
-    };
     html! {
-        <section class="panel invite pairing" aria-labelledby="pairing-title" data-pairing-panel="">
-            <h2 id="pairing-title">{ words(if p.again() { t::pairing_again_title() } else { t::pairing_title() }) }</h2>
-            if p.again() {
-                <p class="notice" role="alert">{ words(t::pairing_lost()) }</p>
+        <form onsubmit={submit} novalidate=true>
+            <p>{ words(ask) }</p>
+            <label class="invite-link">{ words(label) }
+                <textarea ref={pasted} rows="3" spellcheck="false" autocomplete="off"
+                    aria-invalid={error.is_some().to_string()}
+                    data-answer-input={host.then_some("")}
+                    data-offer-input={(!host).then_some("")} />
+            </label>
+            if let Some(e) = error {
+                <p class="notice" role="alert" data-pairing-error="">{ words(e.text()) }</p>
             }
-            <div class="invite-body">
-                <div class="invite-words">
-                    { ours }
-                    { form }
-                    <p class="hint">{ words(t::pairing_limits()) }</p>
-                </div>
-                if let (Some((size, path)), Some(text)) = ((*qr).clone(), &shown) {
-                    <figure class="qr-figure">{ qr_svg(size, path, text) }</figure>
-                }
+            <div class="actions">
+                <button type="submit" class="button">{ words(button) }</button>
             </div>
-        </section>
+        </form>
     }
 }
