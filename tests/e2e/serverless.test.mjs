@@ -92,6 +92,24 @@ const SHARE_SHEET = `
   };
 `;
 
+/** The guest's answer once it is another than `old` (a new offer taken). */
+async function newAnswer(guest, old) {
+  await guest.waitForFunction((old) => {
+    const el = document.querySelector('[data-answer]');
+    return el && el.value && el.value !== old;
+  }, old, { timeout: 20000 });
+  return guest.locator('[data-answer]').inputValue();
+}
+
+/** Turns `from` to `to` (excluded) of MORRIS_GAME, by clicks, the host moving first. */
+async function playMorris(host, guest, from, to) {
+  for (let i = from; i < to; i++) {
+    const [mover, other] = i % 2 ? [guest, host] : [host, guest];
+    const clicks = morrisClicks(MORRIS_GAME.split(' ')[i]).map((p) => `[data-point="${p}"]`);
+    await playTurn(mover, other, clicks, 'data-point', 24, 'BR');
+  }
+}
+
 test('two browsers paired by two texts on a static host play a whole game, through a reload and a new exchange', async () => {
   const h = await player();
   const g = await player(PHONE, { init: SHARE_SHEET });
@@ -150,11 +168,7 @@ test('two browsers paired by two texts on a static host play a whole game, throu
   await paste(host, '[data-answer-input]', answer);
   assert.match(await host.locator('[data-pairing-error]').textContent(), /une autre offre/);
   await paste(guest, '[data-offer-input]', offer2);
-  await guest.waitForFunction((old) => {
-    const el = document.querySelector('[data-answer]');
-    return el && el.value && el.value !== old;
-  }, answer, { timeout: 20000 });
-  const answer2 = await guest.locator('[data-answer]').inputValue();
+  const answer2 = await newAnswer(guest, answer);
   await connect(host, guest, answer2);
   await screenshot(host, 'serverless-rejoined-desktop');
   await watchBoard(host);
@@ -227,11 +241,7 @@ test('the installed app pairs without a server and plays once the site is gone, 
   await connect(host, guest, answer);
   await watchBoard(host);
   await watchBoard(guest);
-  const tokens = MORRIS_GAME.split(' ').slice(0, 6);
-  for (const [i, token] of tokens.entries()) {
-    const [mover, other] = i % 2 ? [guest, host] : [host, guest];
-    await playTurn(mover, other, morrisClicks(token).map((p) => `[data-point="${p}"]`), 'data-point', 24, 'BR');
-  }
+  await playMorris(host, guest, 0, 6);
   // The host reloads (from the app's cache: the site is gone): its page makes a new offer; the
   // guest's says the connection is lost and waits for it; the game goes on where it was.
   await host.reload();
@@ -239,18 +249,10 @@ test('the installed app pairs without a server and plays once the site is gone, 
   await guest.locator('[data-pairing-panel] h2', { hasText: 'Nouvel échange' }).waitFor({ timeout: 20000 });
   assert.equal(await guest.locator('[data-pairing="gathering"]').count(), 0);
   await paste(guest, '[data-offer-input]', offer2);
-  await guest.waitForFunction((old) => {
-    const el = document.querySelector('[data-answer]');
-    return el && el.value && el.value !== old;
-  }, answer, { timeout: 20000 });
-  await connect(host, guest, await guest.locator('[data-answer]').inputValue());
+  await connect(host, guest, await newAnswer(guest, answer));
   await watchBoard(host);
   await watchBoard(guest);
-  const more = MORRIS_GAME.split(' ').slice(6, 10);
-  for (const [i, token] of more.entries()) {
-    const [mover, other] = i % 2 ? [guest, host] : [host, guest];
-    await playTurn(mover, other, morrisClicks(token).map((p) => `[data-point="${p}"]`), 'data-point', 24, 'BR');
-  }
+  await playMorris(host, guest, 6, 10);
   await screenshot(guest, 'serverless-app-phone');
   for (const p of [h, g]) {
     assert.deepEqual(p.errors.filter((e) => !/ice-servers|Failed to fetch|net::|Failed to load/.test(e)), []);
