@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-  launchBrowser, STATIC_DIR, ENGINE_BIN, META_GAME, MORRIS_GAME, cell, engineReplay, morrisClicks,
+  startRelay, launchBrowser, STATIC_DIR, ENGINE_BIN, META_GAME, MORRIS_GAME, cell, engineReplay, morrisClicks,
   screenshot, PHONE,
 } from './harness.mjs';
 import { roomKit } from './rooms.mjs';
@@ -258,4 +258,46 @@ test('the installed app pairs without a server and plays once the site is gone, 
     assert.deepEqual(p.errors.filter((e) => !/ice-servers|Failed to fetch|net::|Failed to load/.test(e)), []);
     await p.context.close();
   }
+});
+
+test('a relayed room whose relay is gone goes on paired by hand: the same seats, the game where it was', async () => {
+  const relay = await startRelay();
+  const h = await player();
+  const g = await player(PHONE);
+  const [host, guest] = [h.page, g.page];
+  // Both have the app (the service worker), as a visitor of the site does.
+  for (const p of [host, guest]) {
+    await p.goto(`${relay.url}/`);
+    await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+  }
+  await host.goto(`${relay.url}/moulin/distance`);
+  await host.getByRole('button', { name: 'Créer le salon' }).click();
+  await guest.goto(await host.locator('[data-invite-link]').inputValue());
+  for (const p of [host, guest]) await p.locator('[data-presence="here"]').waitFor({ timeout: 20000 });
+  await watchBoard(host);
+  await watchBoard(guest);
+  await playMorris(host, guest, 0, 2);
+  assert.equal(await host.locator('[data-go-serverless]').count(), 0);
+  // The relay goes; then the guest's tab leaves the room: no channel, no relay.
+  await relay.stop();
+  await guest.goto('about:blank');
+  const go = host.locator('[data-go-serverless]');
+  await go.waitFor({ timeout: 30000 });
+  await screenshot(host, 'serverless-relay-gone-desktop');
+  await go.click();
+  await host.waitForURL(/\/moulin\/sans-serveur#/);
+  const offer = await host.locator('[data-offer]').inputValue({ timeout: 20000 });
+  await guest.goto(offer);
+  const answer = await guest.locator('[data-answer]').inputValue({ timeout: 20000 });
+  assert.equal(await guest.locator('main').getAttribute('data-seat'), 'guest');
+  await connect(host, guest, answer);
+  // The same game: two turns in each history, Blue's turn again.
+  for (const p of [host, guest]) {
+    await p.locator('[data-ply="2"]').waitFor();
+    assert.equal(await p.locator('[data-ply]:not([data-ply="0"])').count(), 2);
+  }
+  await watchBoard(host);
+  await watchBoard(guest);
+  await playMorris(host, guest, 2, 4);
+  for (const p of [h, g]) await p.context.close();
 });

@@ -996,3 +996,34 @@ fn a_guest_in_a_room_nobody_is_in_is_told_at_once_and_a_leaver_is_said_by_the_bo
     let status = p.view(0).status;
     assert!(status.ends_with(t::other_left()), "{status}");
 }
+
+#[test]
+fn a_room_whose_relay_is_gone_offers_to_go_on_paired_by_hand() {
+    let mut p = Pair::new(GameKind::Morris);
+    let now = p.now();
+    assert!(!p.view(0).serverless, "met through the relay");
+    // The link goes, and the relay does not answer: the page offers « Sans serveur », the same
+    // seat and game. (In the browser the data channel outlives a relay outage: while it is
+    // open the driver has its peer, and nothing is offered.)
+    let host = p.room_mut(0);
+    host.update(Input::Net(Net::Closed), now);
+    host.update(Input::Net(Net::Why(Err(()))), now);
+    assert!(!host.has_peer());
+    assert!(host.view(now).serverless);
+    // Not for a relay that answers and refuses (a full room: another device of ours).
+    let mut refused = host.clone();
+    refused.update(Input::Net(Net::Wake), now + 60_000);
+    refused.update(Input::Net(Net::Closed), now + 60_000);
+    refused.update(
+        Input::Net(Net::Why(Ok(Some(client_net::Refusal::RoomFull)))),
+        now + 60_000,
+    );
+    assert!(!refused.view(now + 60_000).serverless);
+    // Not in a room already paired by hand, nor once the player left.
+    let mut paired = host.clone();
+    paired.set_paired();
+    assert!(!paired.view(now).serverless);
+    host.update(Input::Ui(Event::AskLeave), now);
+    host.update(Input::Ui(Event::Confirm), now);
+    assert!(!host.view(now).serverless);
+}

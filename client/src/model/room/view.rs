@@ -5,7 +5,7 @@ use super::{text, Copyable, Dialog, RoomModel};
 use crate::i18n::{t, Text};
 use crate::model::history::HistoryView;
 use crate::model::text as game_text;
-use client_net::{NoWebRtc, Refusal, Relay};
+use client_net::{Down, NoWebRtc, Refusal, Relay};
 use engine::meta::{Cell, Meta};
 use engine::morris::{Morris, Point};
 use engine::session::{Presence, Proposal, Seat, Standing};
@@ -210,6 +210,9 @@ pub struct View {
     pub full: bool,
     /// The relay connection, when there is something to say.
     pub relay: Option<String>,
+    /// The relay does not answer (or cut us off) and no channel is open: the page offers to go
+    /// on with this room paired by hand (« Sans serveur », issue #25), the same seat and game.
+    pub serverless: bool,
     /// A guest waited 30 s for a host that never came.
     pub expired: bool,
     /// The game can be exported.
@@ -329,6 +332,18 @@ impl<P: Copy + Eq> RoomModel<P> {
             relay: (!no_channel && !self.driver.paired())
                 .then(|| text::relay(self.driver.relay(), self.driver.has_peer(), now))
                 .flatten(),
+            serverless: !no_channel
+                && !self.driver.paired()
+                && seated
+                && !left
+                && !self.driver.has_peer()
+                && matches!(
+                    self.driver.relay(),
+                    Relay::Down {
+                        why: Down::Unreachable | Down::Cut,
+                        ..
+                    }
+                ),
             expired: !no_channel
                 && !self.driver.room_empty()
                 && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),

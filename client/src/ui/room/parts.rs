@@ -313,6 +313,20 @@ pub struct RoomPanelProps {
     pub go: Callback<Route>,
 }
 
+/// The relay does not answer: the way to go on with this room paired by hand, on its own page
+/// (the same invitation: the same seat, the game where it is).
+fn serverless(kind: GameKind) -> Html {
+    let href = format!("{}{}", Route::Paired(kind).path(), browser::location_hash());
+    html! {
+        <>
+            <p class="hint">{ words(t::relay_down_serverless()) }</p>
+            <div class="actions">
+                <a class="button secondary" {href} data-go-serverless="">{ words(t::go_serverless()) }</a>
+            </div>
+        </>
+    }
+}
+
 /// The room: presence of the other seat, the relay connection, export and leaving.
 #[component]
 pub fn RoomPanel(props: &RoomPanelProps) -> Html {
@@ -339,6 +353,9 @@ pub fn RoomPanel(props: &RoomPanelProps) -> Html {
                     </div>
                 } else if let Some(t) = v.relay.clone() {
                     <p class="hint relay" data-relay="">{ t }</p>
+                }
+                if v.serverless {
+                    { serverless(v.kind) }
                 }
                 if v.expired { <p class="notice" data-expired="">{ words(t::expired()) }</p> }
             }
