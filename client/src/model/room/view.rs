@@ -326,24 +326,8 @@ impl<P: Copy + Eq> RoomModel<P> {
             // while the relay still counts a connection of before (the relay line says so).
             full: self.driver.refused() == Some(Refusal::RoomFull)
                 && !(seated && s.game().is_some()),
-            // Waiting for the other browser, or a host that never came: not while a blocked
-            // network or a browser without WebRTC explains why no channel opens.
-            // Paired by hand there is no relay to speak of.
-            relay: (!no_channel && !self.driver.paired())
-                .then(|| text::relay(self.driver.relay(), self.driver.has_peer(), now))
-                .flatten(),
-            serverless: !no_channel
-                && !self.driver.paired()
-                && seated
-                && !left
-                && !self.driver.has_peer()
-                && matches!(
-                    self.driver.relay(),
-                    Relay::Down {
-                        why: Down::Unreachable | Down::Cut,
-                        ..
-                    }
-                ),
+            relay: self.relay_line(no_channel, now),
+            serverless: !no_channel && seated && !left && self.relay_gone(),
             expired: !no_channel
                 && !self.driver.room_empty()
                 && self.driver.alone_for(now).is_some_and(|t| t > ALONE_MS),
@@ -363,6 +347,28 @@ impl<P: Copy + Eq> RoomModel<P> {
             watch: self.watch_link().filter(|_| seated && !left),
             spectators: self.driver.watchers(),
         }
+    }
+
+    /// The relay line: waiting for the other browser, or a host that never came; not while a
+    /// blocked network or a browser without WebRTC explains why no channel opens (`no_channel`),
+    /// nor in a room paired by hand, which has no relay to speak of.
+    fn relay_line(&self, no_channel: bool, now: u64) -> Option<String> {
+        (!no_channel && !self.driver.paired())
+            .then(|| text::relay(self.driver.relay(), self.driver.has_peer(), now))
+            .flatten()
+    }
+
+    /// The relay does not answer (or cut the socket), no channel is open, and the room is not
+    /// paired by hand already: it could go on paired by hand.
+    fn relay_gone(&self) -> bool {
+        let gone = matches!(
+            self.driver.relay(),
+            Relay::Down {
+                why: Down::Unreachable | Down::Cut,
+                ..
+            }
+        );
+        gone && !self.driver.paired() && !self.driver.has_peer()
     }
 
     /// The spectator link's fragment once the host's key is known, with its last copy.
