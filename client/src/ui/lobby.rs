@@ -189,12 +189,17 @@ fn create_buttons(serverless: std::rc::Rc<std::cell::RefCell<bool>>) -> Html {
 fn OpenOffer(props: &LobbyProps) -> Html {
     use_lang();
     let kind = props.kind;
-    let pasted = use_state(String::new);
+    // Read when the form is sent (the box is the page's, not state drawn again each key).
+    let pasted = use_node_ref();
     let error = use_state(|| false);
     let on_open = {
         let (pasted, error, go) = (pasted.clone(), error.clone(), props.go.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            let pasted = pasted
+                .cast::<web_sys::HtmlTextAreaElement>()
+                .map(|area| area.value())
+                .unwrap_or_default();
             // The room page reads the offer and says what is wrong with it.
             let offer = crate::model::seat::pairing_text_in(&pasted);
             if offer.is_empty() {
@@ -204,21 +209,15 @@ fn OpenOffer(props: &LobbyProps) -> Html {
         })
     };
     let on_input = {
-        let (pasted, error) = (pasted.clone(), error.clone());
-        Callback::from(move |e: InputEvent| {
-            pasted.set(
-                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
-                    .value(),
-            );
-            error.set(false);
-        })
+        let error = error.clone();
+        Callback::from(move |_: InputEvent| error.set(false))
     };
     html! {
         <form class="panel" onsubmit={on_open} novalidate=true>
             <h2>{ words(t::lobby_offer_title()) }</h2>
             <label class="code-field">
                 { words(t::lobby_offer_label()) }
-                <textarea rows="3" spellcheck="false" autocomplete="off" value={(*pasted).clone()}
+                <textarea ref={pasted} rows="3" spellcheck="false" autocomplete="off"
                     oninput={on_input} data-offer-input="" aria-invalid={error.to_string()} />
             </label>
             if *error {

@@ -53,16 +53,7 @@ impl Env for Tab {
         #[cfg(feature = "paired")]
         if let Some(pairing) = &self.pairing {
             let render = self.render.clone();
-            let ready: Rc<dyn Fn()> = Rc::new(move || {
-                let f = render.borrow().clone();
-                if let Some(f) = f {
-                    f();
-                }
-            });
-            let (link, message_loop) = Link::paired(ice, ready);
-            spawn_local(async move {
-                let _ = message_loop.await;
-            });
+            let link = run(Link::paired(ice, Rc::new(move || draw(&render))));
             pairing.attach(link.paired_link());
             return link;
         }
@@ -73,13 +64,7 @@ impl Env for Tab {
             unreachable!("a room without a relay opens paired links")
         }
         #[cfg(any(feature = "remote", feature = "watch"))]
-        {
-            let (link, message_loop) = Link::connect(&web::ws_url(room, self.watch), ice);
-            spawn_local(async move {
-                let _ = message_loop.await;
-            });
-            link
-        }
+        run(Link::connect(&web::ws_url(room, self.watch), ice))
     }
 
     fn ask(&mut self, room: &str) -> Pending<Answer> {
@@ -122,10 +107,22 @@ impl Env for Tab {
         if self.first_peer.get().is_none() && has_peer {
             self.first_peer.set(Some(browser::performance_now() as u64));
         }
-        // Until the page has drawn the room, there is nothing to draw again.
-        let render = self.render.borrow().clone();
-        if let Some(f) = render {
-            f();
-        }
+        draw(&self.render);
     }
+}
+
+/// Draws the page again; until the page has drawn the room, there is nothing to draw again.
+fn draw(render: &Render) {
+    let f = render.borrow().clone();
+    if let Some(f) = f {
+        f();
+    }
+}
+
+/// A new link, its message loop running in the page.
+fn run((link, message_loop): (Link, impl std::future::Future + 'static)) -> Link {
+    spawn_local(async move {
+        let _ = message_loop.await;
+    });
+    link
 }

@@ -35,6 +35,9 @@ pub struct Pairing {
     answering: RefCell<Option<Signal>>,
     /// The host: the current link answered (its answer was taken).
     answered: Cell<bool>,
+    /// Our text for the current link, once read from its description (the page draws it on
+    /// every render; the description does not change until the link answers another offer).
+    ours: RefCell<Option<Signal>>,
     /// Links opened: after the first, the panel says « Nouvel échange ».
     links: Cell<u32>,
 }
@@ -50,6 +53,7 @@ impl Pairing {
             offer: RefCell::new(offer),
             answering: RefCell::default(),
             answered: Cell::new(false),
+            ours: RefCell::default(),
             links: Cell::new(0),
         }
     }
@@ -60,6 +64,7 @@ impl Pairing {
         self.links.set(self.links.get() + 1);
         self.answered.set(false);
         *self.answering.borrow_mut() = None;
+        *self.ours.borrow_mut() = None;
         if self.host {
             link.offer();
         } else if let Some(offer) = self.offer.borrow_mut().take() {
@@ -73,7 +78,11 @@ impl Pairing {
     /// invitation), the guest's answer (naming the offer). `None` meanwhile, or while there is
     /// nothing to say (a guest without an offer).
     pub fn our_text(&self) -> Option<Signal> {
-        let sdp = self.live_link()?.description()?;
+        let link = self.live_link()?;
+        if let Some(ours) = self.ours.borrow().clone() {
+            return Some(ours);
+        }
+        let sdp = link.description()?;
         let kind = if self.host { Kind::Offer } else { Kind::Answer };
         let mut ours = Signal::from_sdp(kind, &sdp).ok()?;
         if self.host {
@@ -81,6 +90,7 @@ impl Pairing {
         } else {
             ours.answers = self.answering.borrow().as_ref()?.tag();
         }
+        *self.ours.borrow_mut() = Some(ours.clone());
         Some(ours)
     }
 
@@ -103,6 +113,7 @@ impl Pairing {
             Some(link) => {
                 link.answer(offer.to_sdp());
                 *self.answering.borrow_mut() = Some(offer);
+                *self.ours.borrow_mut() = None;
             }
             // Between two links: the next one answers it.
             None => *self.offer.borrow_mut() = Some(offer),
