@@ -7,7 +7,8 @@
 # file to cache for offline use and the build's version, which index.html carries too. Then
 # checks what the page downloads before it can show a board, and the worker, against their size
 # budgets: over one, the build is in client/dist but the script fails, unless given
-# --warn-over-budget (run.sh; see there).
+# --warn-over-budget (run.sh; see there). NAMED=1 keeps the functions' names in the wasm files
+# for a CPU profile (tests/e2e/hostile.test.mjs, HOSTILE_PROFILE): over budget, only a warning.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -26,6 +27,11 @@ case "${1:-}" in
     --warn-over-budget) over_budget=warn ;;
     *) die "usage: scripts/build-client.sh [--warn-over-budget]" ;;
 esac
+debug=--strip-debug
+if [[ ${NAMED:-} == 1 ]]; then
+    debug=-g
+    over_budget=warn
+fi
 
 ensure_wasm_target
 ensure_wasm_bindgen
@@ -34,7 +40,7 @@ ensure_node_modules "$ROOT/client/tools"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 wasm_opt() { # wasm-opt LEVEL IN OUT [OPTION…], with the features rustc enables by default for wasm32 today
-    "$ROOT/client/tools/node_modules/.bin/wasm-opt" "$1" --strip-debug --strip-producers \
+    "$ROOT/client/tools/node_modules/.bin/wasm-opt" "$1" "$debug" --strip-producers \
         --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
         --enable-mutable-globals --enable-reference-types --enable-multivalue "${@:4}" "$2" -o "$3"
 }

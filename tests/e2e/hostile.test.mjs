@@ -4,19 +4,23 @@
 // the relay by a native peer (`tests/integration`, bin `hostile-peer`) to the page that holds the
 // victim's seat in a room of 1 000 entries. The page survives each one unchanged (same seat,
 // same status, no error), and the figure is its main thread's time per MB received (Chromium's
-// own `TaskDuration`), beside the native figure of the same attack.
+// own `TaskDuration`) from the first message on — the connection's own cost, paid once whatever
+// follows, is reported apart —, beside the native figure of the same attack. With
+// HOSTILE_PROFILE=1, each attack's CPU profile of the page is written beside the screenshots
+// (`hostile-ATTACK.cpuprofile`, for Chromium's DevTools) and its heaviest functions printed.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { relayAndBrowser, DESKTOP, ROOT } from './harness.mjs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { relayAndBrowser, DESKTOP, ROOT, SHOTS } from './harness.mjs';
 
 const PEER = process.env.HOSTILE_PEER_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'debug', 'hostile-peer');
 const ATTACKS = ['crossing', 'void', 'heads', 'challenge', 'proof', 'knock'];
 // Messages per attack: some 0.1 to 0.3 MB each, the native figures' 2 000.
 const COUNT = Number(process.env.HOSTILE_COUNT || 2000);
+const PROFILE = process.env.HOSTILE_PROFILE === '1';
 // Where a tab kept its seat before seats were kept per room; the room page still reads it once
 // (client/src/ui/room/open.rs), which lets a test hand it a seat in a long room.
 const OLD_SEAT_KEY = 'moulin-online-seat-v1';
@@ -59,6 +63,33 @@ async function quiet(cdp) {
   return last;
 }
 
+/** Starts Chromium's sampling profiler on the page. */
+async function startProfile(cdp) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
+
+/** Stops the profiler, writes its profile and prints the functions with the most time of their
+ * own (the named build's names: `scripts/build-client.sh` keeps them with NAMED=1). */
+async function saveProfile(cdp, attack) {
+  const { profile } = await cdp.send('Profiler.stop');
+  mkdirSync(SHOTS, { recursive: true });
+  writeFileSync(path.join(SHOTS, `hostile-${attack}.cpuprofile`), JSON.stringify(profile));
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const deltas = profile.timeDeltas;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}`;
+    self.set(name, (self.get(name) || 0) + (deltas[i + 1] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.log(`profile « ${attack} »: ${(total / 1e3).toFixed(0)} ms sampled`);
+  top.forEach(([n, us]) => console.log(`  ${(us / 1e3).toFixed(1).padStart(7)} ms ${(100 * us / total).toFixed(1).padStart(5)} %  ${n}`));
+}
+
 for (const attack of ATTACKS) {
   test(`a hostile peer's « ${attack} » leaves the room page as it was; its cost per MB (figure)`, async (t) => {
     if (!existsSync(PEER)) {
@@ -82,13 +113,18 @@ for (const attack of ATTACKS) {
       const status = await page.locator('[data-status]').textContent();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Performance.enable');
+      const idle = await quiet(cdp);
+      peer.child.stdin.write('connect\n');
+      assert.deepEqual(await peer.next(), { connected: true });
       const before = await quiet(cdp);
-      peer.child.stdin.write('go\n');
+      if (PROFILE) await startProfile(cdp);
+      peer.child.stdin.write('send\n');
       const { sent } = await peer.next();
       assert.equal(sent, peer.room.bytes);
       const spent = (await quiet(cdp)) - before;
+      if (PROFILE) await saveProfile(cdp, attack);
       const mb = sent / 1e6;
-      figures.push(`figure: hostile « ${attack} » against a room page of ${peer.room.entries} entries: ${peer.room.messages} messages, ${mb.toFixed(3)} MB; the page's main thread ${spent.toFixed(3)} s = ${(spent / mb).toFixed(2)} s/MB (connection and idle included)`);
+      figures.push(`figure: hostile « ${attack} » against a room page of ${peer.room.entries} entries: ${peer.room.messages} messages, ${mb.toFixed(3)} MB; the page's main thread ${spent.toFixed(3)} s = ${(spent / mb).toFixed(2)} s/MB (the connection apart: ${(before - idle).toFixed(3)} s)`);
       // Unchanged: the same seat, the same status, nothing thrown.
       assert.equal(await page.locator('main').getAttribute('data-seat'), peer.room.seat);
       assert.equal(await page.locator('[data-status]').textContent(), status);

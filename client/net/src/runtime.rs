@@ -34,9 +34,11 @@ pub type Pending<T> = Pin<Box<dyn Future<Output = T>>>;
 pub enum Effect<P> {
     /// Send bytes to this peer.
     Send(P, Vec<u8>),
-    /// Keep this saved seat (the parts that changed: `Session::save_parts`) before sending what
-    /// follows; the machine hears whether it was kept ([`Machine::kept`]).
-    Save(SaveParts),
+    /// Keep the saved seat before sending what follows: the parts that changed since the last
+    /// save kept, asked of the machine when the save is carried out ([`Machine::save_parts`]), so
+    /// that a save put off and replaced costs nothing; the machine hears whether it was kept
+    /// ([`Machine::kept`]).
+    Save,
     /// Forget the saved seat: we left the room.
     Forget,
     /// Open a new link to the room.
@@ -118,6 +120,9 @@ pub trait Machine {
     fn room(&self) -> String;
     /// True while the data channel to the peer is open.
     fn has_peer(&self) -> bool;
+    /// The saved seat's parts changed since the last save kept (`Session::save_parts`); `None`
+    /// for a machine that never saves.
+    fn save_parts(&self) -> Option<SaveParts>;
     /// An [`Effect::Save`] was kept (its cursor) or the storage refused it (`None`).
     fn kept(&mut self, cursor: Option<SaveCursor>);
 }
@@ -143,6 +148,10 @@ impl<P: Copy + Eq> Machine for Driver<P> {
         Driver::has_peer(self)
     }
 
+    fn save_parts(&self) -> Option<SaveParts> {
+        Some(Driver::save_parts(self))
+    }
+
     fn kept(&mut self, cursor: Option<SaveCursor>) {
         if let Some(cursor) = cursor {
             self.save_kept(cursor);
@@ -151,14 +160,13 @@ impl<P: Copy + Eq> Machine for Driver<P> {
 }
 
 impl<P: Copy + Eq> Driver<P> {
-    /// The driver's outputs as effects: a save holds the parts changed since the last one kept;
-    /// events are for a page to show, and dropped.
+    /// The driver's outputs as effects; events are for a page to show, and dropped.
     pub fn effects(&self, outputs: Vec<Output<P>>) -> Vec<Effect<P>> {
         outputs
             .into_iter()
             .filter_map(|o| match o {
                 Output::Send(p, bytes) => Some(Effect::Send(p, bytes)),
-                Output::Save => Some(Effect::Save(self.save_parts())),
+                Output::Save => Some(Effect::Save),
                 Output::Event(_) => None,
                 Output::Connect => Some(Effect::Connect),
                 Output::Disconnect => Some(Effect::Disconnect),
@@ -187,6 +195,10 @@ impl<M: Machine> Machine for Rc<RefCell<M>> {
 
     fn has_peer(&self) -> bool {
         self.borrow().has_peer()
+    }
+
+    fn save_parts(&self) -> Option<SaveParts> {
+        self.borrow().save_parts()
     }
 
     fn kept(&mut self, cursor: Option<SaveCursor>) {
@@ -227,9 +239,9 @@ pub struct Runtime<E: Env, M> {
     ice: Ice,
     /// The pending question to the relay about the room (a new one replaces it).
     asking: Option<Pending<Answer>>,
-    /// A save of what the peer sent, put off until the page has shown it (always the newest:
-    /// it holds every part changed since the last save kept).
-    later: Option<SaveParts>,
+    /// A save of what the peer sent, put off until the page has shown it: one for all that came
+    /// meanwhile (its parts are asked for when it is kept).
+    later: bool,
 }
 
 impl<E, M> Runtime<E, M>
@@ -249,7 +261,7 @@ where
             connect_waiting: false,
             ice,
             asking: None,
-            later: None,
+            later: false,
         }
     }
 
@@ -274,7 +286,7 @@ where
         self.link = None;
         self.connect_waiting = false;
         self.asking = None;
-        self.later = None;
+        self.later = false;
         self.room = machine.room();
         self.machine = machine;
         self.ice = Ice::Asked(self.env.ice_servers(), None);
@@ -323,7 +335,7 @@ where
             .machine
             .next_wakeup(now)
             .map(|t| self.env.sleep(t.saturating_sub(now)));
-        let mut later = self.later.is_some().then(|| self.env.sleep(0));
+        let mut later = self.later.then(|| self.env.sleep(0));
         let Runtime {
             link, asking, ice, ..
         } = self;
@@ -403,8 +415,8 @@ where
                 return false;
             }
             Woken::Later => {
-                if let Some(parts) = self.later.take() {
-                    self.keep(parts);
+                if std::mem::take(&mut self.later) {
+                    self.keep();
                 }
             }
             Woken::Timer => self.step(vec![Input::Wake.into()], false),
@@ -433,9 +445,9 @@ where
                         l.send(peer, bytes);
                     }
                 }
-                Effect::Save(parts) => self.save(parts, from_peer),
+                Effect::Save => self.save(from_peer),
                 Effect::Forget => {
-                    self.later = None;
+                    self.later = false;
                     self.env.forget(&self.room);
                 }
                 Effect::Connect => {
@@ -481,17 +493,17 @@ where
     /// Keeps the saved seat. What the peer sent can wait until the page has shown it (a tab
     /// that closes meanwhile gets those entries again from the peer); anything this tab wrote
     /// is kept at once, before it is sent, and replaces a save put off.
-    fn save(&mut self, parts: SaveParts, from_peer: bool) {
-        if from_peer {
-            self.later = Some(parts);
-        } else {
-            self.later = None;
-            self.keep(parts);
+    fn save(&mut self, from_peer: bool) {
+        self.later = from_peer;
+        if !from_peer {
+            self.keep();
         }
     }
 
-    fn keep(&mut self, parts: SaveParts) {
-        let kept = self.env.keep(&self.room, &parts);
-        self.machine.kept(kept.then_some(parts.cursor));
+    fn keep(&mut self) {
+        if let Some(parts) = self.machine.save_parts() {
+            let kept = self.env.keep(&self.room, &parts);
+            self.machine.kept(kept.then_some(parts.cursor));
+        }
     }
 }

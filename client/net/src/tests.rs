@@ -663,3 +663,157 @@ fn a_player_feeds_its_spectators_what_they_lack_then_every_new_entry() {
 fn transcript_verifies(text: &str) -> bool {
     engine::session::transcript::verify(text).is_ok()
 }
+
+/// The runtime's save policy, with a pretend machine, link and storage (no executor: every
+/// future here is ready at once or never).
+mod runtime_saves {
+    use crate::{Answer, Connection, Effect, Env, IceServer, LinkEvent, Machine, Pending, Runtime};
+    use engine::session::{SaveCursor, SaveParts};
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+    use std::future::{poll_fn, ready, Future};
+    use std::pin::{pin, Pin};
+    use std::rc::Rc;
+    use std::task::{Context, Poll, Waker};
+
+    type Events = Rc<RefCell<VecDeque<LinkEvent<u32>>>>;
+
+    /// A link whose events are whatever the test queued.
+    struct Queued(Events);
+
+    impl Connection for Queued {
+        type Peer = u32;
+        fn next(&mut self) -> impl Future<Output = LinkEvent<u32>> {
+            let events = self.0.clone();
+            poll_fn(move |_| {
+                events
+                    .borrow_mut()
+                    .pop_front()
+                    .map_or(Poll::Pending, Poll::Ready)
+            })
+        }
+        fn send(&mut self, _: u32, _: Vec<u8>) -> bool {
+            true
+        }
+    }
+
+    /// A tab whose timers are due at once and whose storage notes each save's head.
+    struct Tab {
+        events: Events,
+        kept: Rc<RefCell<Vec<String>>>,
+    }
+
+    impl Env for Tab {
+        type Link = Queued;
+        fn now(&self) -> u64 {
+            0
+        }
+        fn sleep(&self, _: u64) -> Pending<()> {
+            Box::pin(ready(()))
+        }
+        fn open(&mut self, _: &str, _: &[IceServer]) -> Queued {
+            Queued(self.events.clone())
+        }
+        fn ask(&mut self, _: &str) -> Pending<Answer> {
+            Box::pin(std::future::pending())
+        }
+        fn ice_servers(&mut self) -> Pending<Option<Vec<IceServer>>> {
+            Box::pin(ready(Some(Vec::new())))
+        }
+        fn keep(&mut self, _: &str, parts: &SaveParts) -> bool {
+            self.kept.borrow_mut().push(parts.head.clone());
+            true
+        }
+        fn forget(&mut self, _: &str) {}
+    }
+
+    /// A machine that counts what it was fed: each packet (and the player's input, here a
+    /// wake-up) asks for a save, whose parts say how many had come when they were asked for;
+    /// being told the relay admitted it, it asks for a link.
+    #[derive(Default)]
+    struct Counter {
+        fed: usize,
+        /// Parts asked for.
+        asked: std::cell::Cell<usize>,
+    }
+
+    impl Machine for Counter {
+        type Peer = u32;
+        type Input = crate::Input<u32>;
+        fn update(&mut self, input: crate::Input<u32>, _: u64) -> Vec<Effect<u32>> {
+            match input {
+                crate::Input::Packet(..) | crate::Input::Wake => {
+                    self.fed += 1;
+                    vec![Effect::Save]
+                }
+                crate::Input::Joined => vec![Effect::Connect],
+                _ => Vec::new(),
+            }
+        }
+        fn next_wakeup(&self, _: u64) -> Option<u64> {
+            None
+        }
+        fn room(&self) -> String {
+            "room".into()
+        }
+        fn has_peer(&self) -> bool {
+            true
+        }
+        fn save_parts(&self) -> Option<SaveParts> {
+            self.asked.set(self.asked.get() + 1);
+            Some(SaveParts {
+                head: format!("after {}", self.fed),
+                chunks: Vec::new(),
+                total: 0,
+                cursor: SaveCursor::default(),
+            })
+        }
+        fn kept(&mut self, _: Option<SaveCursor>) {}
+    }
+
+    /// An inbox the player never writes to.
+    struct Quiet;
+
+    impl futures_core::Stream for Quiet {
+        type Item = crate::Input<u32>;
+        fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            Poll::Pending
+        }
+    }
+
+    /// Runs the runtime's turns until it waits for something that is not there.
+    fn settle(rt: &mut Runtime<Tab, Counter>) {
+        let mut cx = Context::from_waker(Waker::noop());
+        while pin!(rt.turn(&mut Quiet)).poll(&mut cx).is_ready() {}
+    }
+
+    #[test]
+    fn a_burst_from_the_peer_is_saved_once_after_it_and_the_players_own_input_at_once() {
+        let (events, kept) = (Events::default(), Rc::new(RefCell::new(Vec::new())));
+        let tab = Tab {
+            events: events.clone(),
+            kept: kept.clone(),
+        };
+        let mut rt = Runtime::new(tab, Counter::default());
+        rt.feed(crate::Input::Joined);
+        settle(&mut rt);
+        assert!(rt.has_link());
+        events
+            .borrow_mut()
+            .extend((0..5).map(|i| LinkEvent::Packet(7, vec![i])));
+        settle(&mut rt);
+        // Five packets, one save: its parts asked for once, after the last of them.
+        assert_eq!(rt.machine().fed, 5);
+        assert_eq!(*kept.borrow(), ["after 5"]);
+        assert_eq!(rt.machine().asked.get(), 1);
+        // What the player does is kept at once, and replaces a save put off.
+        events.borrow_mut().push_back(LinkEvent::Packet(7, vec![9]));
+        assert!(pin!(rt.turn(&mut Quiet))
+            .poll(&mut Context::from_waker(Waker::noop()))
+            .is_ready());
+        rt.feed(crate::Input::Wake);
+        settle(&mut rt);
+        assert_eq!(*kept.borrow(), ["after 5", "after 7"]);
+        assert_eq!(rt.machine().asked.get(), 2);
+    }
+}

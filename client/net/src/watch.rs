@@ -17,7 +17,7 @@
 use crate::runtime::{Effect, Machine};
 use crate::{Input, Refusal, FIRST_RETRY_MS, MAX_RETRY_MS};
 use engine::session::follow::{Caught, Followed, Follower, WatchLink};
-use engine::session::{Room, SaveCursor, Seat, Sig};
+use engine::session::{Room, SaveCursor, SaveParts, Seat, Sig};
 
 /// A player whose channel to the spectator is open.
 #[derive(Clone, Debug)]
@@ -259,6 +259,10 @@ impl<P: Copy + Eq> Machine for Watching<P> {
     }
 
     /// A spectator never saves.
+    fn save_parts(&self) -> Option<SaveParts> {
+        None
+    }
+
     fn kept(&mut self, _: Option<SaveCursor>) {}
 }
 

@@ -258,7 +258,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 Output::Send(p, bytes) => effects.push(Effect::Send(p, bytes)),
                 Output::Save => {
                     if !self.driver.left() {
-                        effects.push(Effect::Save(self.driver.save_parts()));
+                        effects.push(Effect::Save);
                     }
                     if self.export.is_some() {
                         self.export = Some(self.exported());
@@ -429,6 +429,10 @@ impl<P: Copy + Eq> Machine for RoomModel<P> {
 
     fn has_peer(&self) -> bool {
         RoomModel::has_peer(self)
+    }
+
+    fn save_parts(&self) -> Option<SaveParts> {
+        Some(self.driver.save_parts())
     }
 
     fn kept(&mut self, cursor: Option<SaveCursor>) {

@@ -51,7 +51,7 @@ impl Tab {
             for e in self.room.update(input, now) {
                 match e {
                     Effect::Send(_, bytes) => out.push(SessionEffect::Send(bytes)),
-                    Effect::Save(_) => {
+                    Effect::Save => {
                         self.saves += 1;
                         out.push(SessionEffect::Save);
                     }
@@ -532,7 +532,7 @@ fn leaving_forgets_the_seat_and_the_export_follows_the_transcript() {
     let effects = p.room_mut(1).update(Input::Ui(Event::Confirm), now);
     assert_eq!(effects.last(), Some(&Effect::Forget));
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Save(_))),
+        !effects.iter().any(|e| matches!(e, Effect::Save)),
         "{effects:?}"
     );
     assert!(p.view(1).left);

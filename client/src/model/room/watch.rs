@@ -27,7 +27,7 @@ use crate::model::speech::Speech;
 use crate::model::text as game_text;
 use client_net::{Effect, Input as Net, Machine, Watching};
 use engine::session::follow::{Caught, Followed, WatchLink};
-use engine::session::{Room, RoomEvent, SaveCursor, Seat};
+use engine::session::{Room, RoomEvent, SaveCursor, SaveParts, Seat};
 use engine::{AnyGame, GameKind, Player};
 
 /// What the page feeds the spectator's model.
@@ -392,6 +392,10 @@ impl<P: Copy + Eq> Machine for WatchModel<P> {
     }
 
     /// A spectator never saves.
+    fn save_parts(&self) -> Option<SaveParts> {
+        None
+    }
+
     fn kept(&mut self, _: Option<SaveCursor>) {}
 }
 

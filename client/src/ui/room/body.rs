@@ -50,7 +50,7 @@ pub(super) fn RoomBody(props: &BodyProps) -> Html {
         let (room, update) = (room.clone(), update.clone());
         let inbox = room.inbox.clone();
         use_effect_with((), move |_| {
-            *room.render.borrow_mut() = Some(Rc::new(move || update.force_update()));
+            room.render.set(move || update.force_update());
             // ←, →, Home, End through the history (no hook of its own: the bundle is tight).
             listen_keys(Callback::from(move |nav| {
                 let _ = inbox.unbounded_send(Input::Ui(Event::History(nav)));

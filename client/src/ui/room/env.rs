@@ -2,7 +2,8 @@
 //! tests run the very same one): this is what it needs from the browser — the clock and its
 //! timers (`setTimeout`), the seat kept in `localStorage`, sockets on the browser's own
 //! `WebSocket` and `RTCPeerConnection`, the relay's HTTP answers (`fetch`) — and the page's
-//! render after each input. Nothing polls: between events the page sleeps.
+//! render after each input, at most once per [`DRAW_GAP_MS`]. Nothing polls: between events the
+//! page sleeps.
 //!
 //! [`Runtime`]: client_net::Runtime
 
@@ -16,8 +17,39 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 
-/// How the page draws again, once it shows the room (shared with the page, which sets it).
-pub type Render = Rc<RefCell<Option<Rc<dyn Fn()>>>>;
+/// The least time between two renders (ms). An input that comes sooner is drawn this long after
+/// the render before, with whatever else came meanwhile: a peer that sends a thousand messages a
+/// second gets some forty renders (docs/protocol.md, « Costs »), and a player's click after a
+/// quiet moment is drawn at once.
+pub const DRAW_GAP_MS: f64 = 25.0;
+
+/// How the page draws again (shared with the page, which sets it once it shows the room).
+pub type Render = Rc<Drawing>;
+
+/// The page's render and when it last ran.
+#[derive(Default)]
+pub struct Drawing {
+    draw: RefCell<Option<Rc<dyn Fn()>>>,
+    /// When the last render ran (`performance.now()`).
+    last: Cell<f64>,
+    /// A render is due later.
+    due: Cell<bool>,
+}
+
+impl Drawing {
+    /// How the page draws again.
+    pub fn set(&self, draw: impl Fn() + 'static) {
+        *self.draw.borrow_mut() = Some(Rc::new(draw));
+    }
+
+    fn now(&self, at: f64) {
+        let f = self.draw.borrow().clone();
+        if let Some(f) = f {
+            self.last.set(at);
+            f();
+        }
+    }
+}
 
 /// The browser tab a room runs in.
 pub struct Tab {
@@ -111,12 +143,25 @@ impl Env for Tab {
     }
 }
 
-/// Draws the page again; until the page has drawn the room, there is nothing to draw again.
+/// Draws the page again: at once if the last render is [`DRAW_GAP_MS`] old, else once that
+/// long after it (one render for every input until then). Until the page has drawn the room,
+/// there is nothing to draw again.
 fn draw(render: &Render) {
-    let f = render.borrow().clone();
-    if let Some(f) = f {
-        f();
+    if render.due.get() {
+        return;
     }
+    let now = browser::performance_now();
+    let wait = render.last.get() + DRAW_GAP_MS - now;
+    if wait <= 0.0 {
+        return render.now(now);
+    }
+    render.due.set(true);
+    let render = render.clone();
+    spawn_local(async move {
+        browser::sleep(wait.ceil() as u64).await;
+        render.due.set(false);
+        render.now(browser::performance_now());
+    });
 }
 
 /// A new link, its message loop running in the page.

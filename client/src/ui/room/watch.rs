@@ -81,7 +81,7 @@ pub fn WatchPage(props: &WatchProps) -> Html {
         let (watched, update) = (watched.clone(), update.clone());
         use_effect_with((), move |_| {
             let stop = watched.as_ref().as_ref().map(|w| {
-                *w.render.borrow_mut() = Some(Rc::new(move || update.force_update()));
+                w.render.set(move || update.force_update());
                 let inbox = w.inbox.clone();
                 listen_keys(Callback::from(move |nav| {
                     let _ = inbox.unbounded_send(WatchInput::Ui(WatchEvent::History(nav)));

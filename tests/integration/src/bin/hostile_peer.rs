@@ -9,9 +9,10 @@
 //! It builds the same room as the native figures (`--room` entries of honest play, 1 000 by
 //! default) and prints one JSON line: the room's link fragment, the victim's seat as saved
 //! (`Saved` text, for the page's storage), the victim's seat and the bytes it will send. Then it
-//! waits for a line on stdin, joins the room, waits for the page's data channel, sends every
-//! message, prints `{"sent":BYTES}` and stays connected (reading what the page sends) until stdin
-//! closes.
+//! waits for a line on stdin, joins the room, waits for the page's data channel and prints
+//! `{"connected":true}`; at the next line it sends every message and prints `{"sent":BYTES}`, so
+//! that the attack's cost is measured apart from the connection's. It stays connected (reading
+//! and dropping what the page sends) until stdin closes.
 
 #[path = "../../../../engine/examples/common/attacks.rs"]
 mod attacks;
@@ -80,17 +81,29 @@ async fn main() {
             _ => {}
         }
     };
+    println!("{}", serde_json::json!({ "connected": true }));
+    if next_line(&mut stdin, &mut link).await.is_none() {
+        return;
+    }
     for m in messages {
         if !link.send(page, m) {
             fail("the page's data channel closed during the attack");
         }
     }
     println!("{}", serde_json::json!({ "sent": bytes }));
-    // Connected until told to go: what the page answers is read and dropped.
+    while next_line(&mut stdin, &mut link).await.is_some() {}
+}
+
+/// Waits for the next line on stdin while reading and dropping what the page sends: `None` once
+/// stdin or the link closed.
+async fn next_line(
+    stdin: &mut tokio::io::Lines<BufReader<tokio::io::Stdin>>,
+    link: &mut Link,
+) -> Option<()> {
     loop {
         tokio::select! {
-            line = stdin.next_line() => if !matches!(line, Ok(Some(_))) { return },
-            event = link.next() => if event == LinkEvent::Closed { return },
+            line = stdin.next_line() => return matches!(line, Ok(Some(_))).then_some(()),
+            event = link.next() => if event == LinkEvent::Closed { return None },
         }
     }
 }
