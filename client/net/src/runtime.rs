@@ -99,10 +99,11 @@ pub trait Env {
     fn keep(&mut self, room: &str, parts: &SaveParts) -> bool;
     /// Forgets the saved seat of the room.
     fn forget(&mut self, room: &str);
-    /// After each input the machine took (`has_peer`: its channel to the peer is open): the
-    /// page renders.
-    fn stepped(&mut self, has_peer: bool) {
-        let _ = has_peer;
+    /// After each input the machine took (`has_peer`: its channel to the peer is open;
+    /// `from_peer`: the input was the peer's bytes, which a page may draw with the next ones):
+    /// the page renders.
+    fn stepped(&mut self, has_peer: bool, from_peer: bool) {
+        let _ = (has_peer, from_peer);
     }
 }
 
@@ -322,7 +323,7 @@ where
     ) -> Result<(), X> {
         let effects = f(&mut self.machine, self.env.now())?;
         self.carry(effects, false);
-        self.env.stepped(self.machine.has_peer());
+        self.env.stepped(self.machine.has_peer(), false);
         Ok(())
     }
 
@@ -432,7 +433,7 @@ where
             effects.extend(self.machine.update(input, now));
         }
         self.carry(effects, from_peer);
-        self.env.stepped(self.machine.has_peer());
+        self.env.stepped(self.machine.has_peer(), from_peer);
     }
 
     /// Carries out the machine's effects (`from_peer`: they follow what the peer sent); a link

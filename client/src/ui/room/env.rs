@@ -2,8 +2,8 @@
 //! tests run the very same one): this is what it needs from the browser — the clock and its
 //! timers (`setTimeout`), the seat kept in `localStorage`, sockets on the browser's own
 //! `WebSocket` and `RTCPeerConnection`, the relay's HTTP answers (`fetch`) — and the page's
-//! render after each input, at most once per [`DRAW_GAP_MS`]. Nothing polls: between events the
-//! page sleeps.
+//! render after each input (what the peer sent, at most once per [`DRAW_GAP_MS`]). Nothing
+//! polls: between events the page sleeps.
 //!
 //! [`Runtime`]: client_net::Runtime
 
@@ -17,10 +17,10 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 
-/// The least time between two renders (ms). An input that comes sooner is drawn this long after
-/// the render before, with whatever else came meanwhile: a peer that sends a thousand messages a
-/// second gets some forty renders (docs/protocol.md, « Costs »), and a player's click after a
-/// quiet moment is drawn at once.
+/// The least time between two renders of what the peer sent (ms): bytes that come sooner are
+/// drawn this long after the render before, with whatever else came meanwhile, so a peer that
+/// sends a thousand messages a second gets some forty renders (docs/protocol.md, « Costs »).
+/// The player's own input, a timer, a channel that opens or closes are drawn at once.
 pub const DRAW_GAP_MS: f64 = 25.0;
 
 /// How the page draws again (shared with the page, which sets it once it shows the room).
@@ -135,11 +135,16 @@ impl Env for Tab {
         seats::forget_lasting(&seats::seat_key(self.kind, room));
     }
 
-    fn stepped(&mut self, has_peer: bool) {
+    /// What the peer sent is drawn with whatever follows it within [`DRAW_GAP_MS`]; anything
+    /// else — the player's own input first — at once.
+    fn stepped(&mut self, has_peer: bool, from_peer: bool) {
         if self.first_peer.get().is_none() && has_peer {
             self.first_peer.set(Some(browser::performance_now() as u64));
         }
-        draw(&self.render);
+        match from_peer {
+            true => draw(&self.render),
+            false => self.render.now(browser::performance_now()),
+        }
     }
 }
 
