@@ -61,15 +61,6 @@ impl<P> From<Net<P>> for Input<P> {
     }
 }
 
-/// The transcript and the record, as the export panel offers them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Export {
-    /// The signed transcript (`engine verify`).
-    pub transcript: String,
-    /// The current game's record (`engine replay`).
-    pub record: String,
-}
-
 /// The room page's whole state.
 #[derive(Clone, Debug)]
 pub struct RoomModel<P> {
@@ -77,8 +68,9 @@ pub struct RoomModel<P> {
     local: Local,
     /// The last refusal or news, in French.
     notice: Option<Text>,
-    /// The export panel, when open (refreshed whenever the transcript changes).
-    export: Option<Export>,
+    /// The export panel is open: its texts are written when the page draws it (at most once
+    /// per render, not once per entry the peer sends).
+    export: bool,
     /// The last copy of the invitation's link or code, and whether the browser made it.
     copied: Option<(Copyable, bool)>,
     /// The time of the last input (ms since the epoch): the exported record's date.
@@ -106,7 +98,7 @@ impl<P: Copy + Eq> RoomModel<P> {
             driver: Driver::new(session),
             local: Local::default(),
             notice: None,
-            export: None,
+            export: false,
             copied: None,
             now: 0,
             unkept: false,
@@ -208,10 +200,7 @@ impl<P: Copy + Eq> RoomModel<P> {
                 return Vec::new();
             }
             Event::ToggleExport => {
-                self.export = match self.export {
-                    Some(_) => None,
-                    None => Some(self.exported()),
-                };
+                self.export = !self.export;
                 return Vec::new();
             }
             Event::Retry => {
@@ -259,9 +248,6 @@ impl<P: Copy + Eq> RoomModel<P> {
                 Output::Save => {
                     if !self.driver.left() {
                         effects.push(Effect::Save);
-                    }
-                    if self.export.is_some() {
-                        self.export = Some(self.exported());
                     }
                 }
                 Output::Event(e) => self.event(e),
@@ -370,13 +356,6 @@ impl<P: Copy + Eq> RoomModel<P> {
             | SessionEvent::Fork(_)
             | SessionEvent::Stranger
             | SessionEvent::KnockOver => {}
-        }
-    }
-
-    fn exported(&self) -> Export {
-        Export {
-            transcript: self.session().export(),
-            record: self.record(),
         }
     }
 

@@ -614,7 +614,9 @@ impl<P: Copy + Eq> RoomModel<P> {
     }
 
     fn export_view(&self) -> Option<ExportView> {
-        let e = self.export.as_ref()?;
+        if !self.export {
+            return None;
+        }
         let s = self.session();
         let short = &s.invite().room_name()[..8];
         let prefix = match s.invite().rules.kind() {
@@ -622,9 +624,9 @@ impl<P: Copy + Eq> RoomModel<P> {
             GameKind::Meta => "meta-morpion",
         };
         Some(ExportView {
-            transcript: e.transcript.clone(),
+            transcript: s.export(),
             transcript_name: format!("{prefix}-{short}.transcript"),
-            record: e.record.clone(),
+            record: self.record(),
             record_name: format!("{prefix}-{short}-partie-{}.txt", s.room().game_number + 1),
         })
     }
