@@ -8,8 +8,8 @@
 //! storage of the saved seat, opening a link, asking the relay about a room, its ICE list. The
 //! runtime owns the policies: the link's lifecycle, the one pending question to the relay, the
 //! ICE list (a socket waits for it; a spent one is asked again before the next socket) and the
-//! saves (what this tab wrote is kept at once, what the peer sent may wait until the page has
-//! shown it).
+//! saves (what this tab wrote is kept at once, what the peer sent a moment later, once for a
+//! burst).
 //!
 //! Other kinds of players plug in as one more implementation, not a fork of the loop: a
 //! spectator, a read-only follower of the session over the same link, is another [`Machine`]
@@ -240,8 +240,8 @@ pub struct Runtime<E: Env, M> {
     ice: Ice,
     /// The pending question to the relay about the room (a new one replaces it).
     asking: Option<Pending<Answer>>,
-    /// A save of what the peer sent, put off until the page has shown it: one for all that came
-    /// meanwhile (its parts are asked for when it is kept).
+    /// A save of what the peer sent, put off until nothing else is ready (a timer at 0 ms): one
+    /// for all that came meanwhile (its parts are asked for when it is kept).
     later: bool,
 }
 
@@ -491,7 +491,7 @@ where
         }
     }
 
-    /// Keeps the saved seat. What the peer sent can wait until the page has shown it (a tab
+    /// Keeps the saved seat. What the peer sent can wait until nothing else is ready (a tab
     /// that closes meanwhile gets those entries again from the peer); anything this tab wrote
     /// is kept at once, before it is sent, and replaces a save put off.
     fn save(&mut self, from_peer: bool) {
