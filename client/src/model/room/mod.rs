@@ -411,7 +411,7 @@ impl<P: Copy + Eq> Machine for RoomModel<P> {
     }
 
     fn save_parts(&self) -> Option<SaveParts> {
-        Some(self.driver.save_parts())
+        Some(RoomModel::save_parts(self))
     }
 
     fn kept(&mut self, cursor: Option<SaveCursor>) {

@@ -42,12 +42,32 @@ impl Drawing {
         *self.draw.borrow_mut() = Some(Rc::new(draw));
     }
 
-    fn now(&self, at: f64) {
+    /// Draws the page now; until the page has drawn the room, there is nothing to draw again.
+    fn at_once(&self) {
         let f = self.draw.borrow().clone();
         if let Some(f) = f {
-            self.last.set(at);
+            self.last.set(browser::performance_now());
             f();
         }
+    }
+
+    /// Draws the page at once if the last render is [`DRAW_GAP_MS`] old, else once that long
+    /// after it (one render for every call until then).
+    fn soon(self: &Rc<Self>) {
+        if self.due.get() {
+            return;
+        }
+        let wait = self.last.get() + DRAW_GAP_MS - browser::performance_now();
+        if wait <= 0.0 {
+            return self.at_once();
+        }
+        self.due.set(true);
+        let render = self.clone();
+        spawn_local(async move {
+            browser::sleep(wait.ceil() as u64).await;
+            render.due.set(false);
+            render.at_once();
+        });
     }
 }
 
@@ -85,7 +105,7 @@ impl Env for Tab {
         #[cfg(feature = "paired")]
         if let Some(pairing) = &self.pairing {
             let render = self.render.clone();
-            let link = run(Link::paired(ice, Rc::new(move || draw(&render))));
+            let link = run(Link::paired(ice, Rc::new(move || render.soon())));
             pairing.attach(link.paired_link());
             return link;
         }
@@ -142,31 +162,10 @@ impl Env for Tab {
             self.first_peer.set(Some(browser::performance_now() as u64));
         }
         match from_peer {
-            true => draw(&self.render),
-            false => self.render.now(browser::performance_now()),
+            true => self.render.soon(),
+            false => self.render.at_once(),
         }
     }
-}
-
-/// Draws the page again: at once if the last render is [`DRAW_GAP_MS`] old, else once that
-/// long after it (one render for every input until then). Until the page has drawn the room,
-/// there is nothing to draw again.
-fn draw(render: &Render) {
-    if render.due.get() {
-        return;
-    }
-    let now = browser::performance_now();
-    let wait = render.last.get() + DRAW_GAP_MS - now;
-    if wait <= 0.0 {
-        return render.now(now);
-    }
-    render.due.set(true);
-    let render = render.clone();
-    spawn_local(async move {
-        browser::sleep(wait.ceil() as u64).await;
-        render.due.set(false);
-        render.now(browser::performance_now());
-    });
 }
 
 /// A new link, its message loop running in the page.
