@@ -24,7 +24,7 @@ fn cost(mut victim: Session, messages: &[Vec<u8>]) -> (Work, usize) {
     for m in messages {
         for e in victim.receive(m, now) {
             if let Effect::Send(bytes) = e {
-                if let Ok(Message::Entries(es)) = wire::decode::<Message>(&bytes) {
+                if let Ok(Message::Entries(es)) = wire::decode_message(&bytes) {
                     sent += es.len();
                 }
             }
@@ -116,7 +116,7 @@ fn entries_declaring_old_states_are_faults_beyond_the_reach_of_a_race() {
 
 #[test]
 fn heads_asking_for_everything_cost_one_resend_per_connection() {
-    let ask = wire::encode(&Message::Heads(Heads {
+    let ask = wire::encode_message(&Message::Heads(Heads {
         count: [0, 0],
         last: [Digest32::ZERO, Digest32::ZERO],
     }));
@@ -130,6 +130,25 @@ fn heads_asking_for_everything_cost_one_resend_per_connection() {
         assert!(*sent >= size && *sent <= size + 2, "{sent}");
         assert_eq!(w.resent as usize, *sent, "the room once, then nothing");
         assert_eq!(w.signed, 0);
+    }
+}
+
+#[test]
+fn messages_without_their_padding_cost_no_step() {
+    // Refused by their length, before anything is looked up or checked: entries as well as the
+    // tiniest message (the page then drops the connection: client/net's driver).
+    let costs = both_sizes(|base| attacks::live("tiny", base, MESSAGES).unwrap());
+    let void = both_sizes(|base| {
+        let (victim, padded) = attacks::live("void", base, MESSAGES).unwrap();
+        let bare = padded
+            .iter()
+            .map(|m| wire::encode(&wire::decode_message(m).unwrap()))
+            .collect();
+        (victim, bare)
+    });
+    for (w, sent) in costs.iter().chain(&void) {
+        assert_eq!((w.applied, w.merged, w.checked, w.signed), (0, 0, 0, 0));
+        assert_eq!((w.resent, *sent), (0, 0));
     }
 }
 

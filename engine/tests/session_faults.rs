@@ -3,7 +3,7 @@
 //! disconnection and reload at a random point — must end, once the link heals, in the identical
 //! state, with no entry in either transcript that its seat did not write.
 
-use engine::session::wire::{encode, Header};
+use engine::session::wire::{encode_message, Header};
 use engine::session::{Body, Command, Entry, Fault, Loopback, Message, Proposal, Seat, Step};
 use engine::{AnyGame, GameKind};
 use proptest::prelude::*;
@@ -113,7 +113,7 @@ fn run(kind: GameKind, ops: &[(u8, u32)]) -> Net {
                 let key = ed25519_dalek::SigningKey::from_bytes(&[99; 32]);
                 let e = Entry::sign(&key, header, Body::Resign);
                 n.net
-                    .deliver_bytes(seat, &encode(&Message::Entries(vec![e])));
+                    .deliver_bytes(seat, &encode_message(&Message::Entries(vec![e])));
             }
             17 => {
                 let sent = n.net.sent();

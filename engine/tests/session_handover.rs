@@ -7,7 +7,7 @@ mod common;
 use common::{entries_of, lying, signed, META_GAME};
 use ed25519_dalek::SigningKey;
 use engine::session::transcript;
-use engine::session::wire::{encode, join_proof, Header, Sig};
+use engine::session::wire::{encode_message, join_proof, Header, Sig};
 use engine::session::{
     room, Body, Command, CommandError, Config, Digest32, Effect, Ending, Entry, Event, Finish,
     Loopback, Message, Presence, Proposal, Refusal, RoomEvent, Seat, Session, Standing, Step, Void,
@@ -161,7 +161,7 @@ fn a_new_device_takes_the_away_seat_only_with_the_present_players_consent() {
     // (Twice: what follows the hand-over comes again with the next heads.)
     for _ in 0..2 {
         for m in net.host().entries().chunks(40) {
-            back.extend(old.receive(&encode(&Message::Entries(m.to_vec())), 0));
+            back.extend(old.receive(&encode_message(&Message::Entries(m.to_vec())), 0));
         }
     }
     assert_eq!(old.standing(), Standing::HandedAway);
@@ -335,7 +335,7 @@ fn an_unapproved_key_never_plays() {
     );
     let before = net.host().room().clone();
     net.take_events();
-    net.deliver_bytes(Seat::Host, &encode(&Message::Entries(vec![forged])));
+    net.deliver_bytes(Seat::Host, &encode_message(&Message::Entries(vec![forged])));
     assert_eq!(net.host().room(), &before);
     assert!(has(&net, Seat::Host, |e| matches!(
         e,
@@ -451,7 +451,7 @@ fn presence_needs_a_fresh_proof_on_each_connection() {
         &engine::session::wire::presence_bytes(host.invite().room, &challenge, Seat::Guest),
     );
     host.receive(
-        &encode(&Message::Proof {
+        &encode_message(&Message::Proof {
             seat: Seat::Guest,
             sig,
         }),
@@ -563,7 +563,7 @@ fn a_guest_hello_only_the_other_guest_holds_unseats_nobody() {
         .into_iter()
         .filter(|e| e.seat() == Seat::Host)
         .collect();
-    let _ = first.receive(&encode(&Message::Entries(host_hello)), 0);
+    let _ = first.receive(&encode_message(&Message::Entries(host_hello)), 0);
     let second = Session::guest(invite, [22; 32], Config::default(), 0);
     let mut net = Loopback::with_sessions(first, second);
     net.advance(10_000);

@@ -1082,7 +1082,7 @@ fn a_device_cannot_knock_for_a_seat_whose_player_is_connected() {
         ),
     };
     net.take_events();
-    net.deliver_bytes(Seat::Host, &engine::session::wire::encode(&knock));
+    net.deliver_bytes(Seat::Host, &engine::session::wire::encode_message(&knock));
     assert!(net.host().knock().is_none());
     assert!(!net
         .events()

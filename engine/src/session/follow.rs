@@ -193,7 +193,7 @@ impl Follower {
     /// What to send a feeder when the channel to it opens: our heads (it answers with what we
     /// lack).
     pub fn ask(&self) -> Vec<u8> {
-        wire::encode(&Message::Heads(self.chains.heads()))
+        wire::encode_message(&Message::Heads(self.chains.heads()))
     }
 
     /// The room as the entries held fold.
@@ -216,7 +216,7 @@ impl Follower {
     /// connection (`nonce`: random bytes); [`Follower::receive`] hands back its answer as a
     /// [`Followed::Proof`].
     pub fn challenge(nonce: [u8; 16]) -> Vec<u8> {
-        wire::encode(&Message::Challenge(nonce))
+        wire::encode_message(&Message::Challenge(nonce))
     }
 
     /// True when `sig` is the signature of our `challenge` by the key `seat` holds now, as the
@@ -373,7 +373,7 @@ impl Session {
         feed.proved = true;
         let bytes = wire::watch_presence_bytes(self.invite.room, challenge, self.seat);
         let sig = Sig::sign(&self.key, &bytes);
-        vec![wire::encode(&Message::Proof {
+        vec![wire::encode_message(&Message::Proof {
             seat: self.seat,
             sig,
         })]
@@ -392,7 +392,7 @@ impl Session {
         ]);
         order
             .chunks(MAX_BATCH)
-            .map(|batch| wire::encode(&Message::Entries(batch.to_vec())))
+            .map(|batch| wire::encode_message(&Message::Entries(batch.to_vec())))
             .collect()
     }
 }
@@ -400,7 +400,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{copied_host_tab_writes, legal_step, play, play_some};
-    use super::super::wire::{encode, Body, Header, Step};
+    use super::super::wire::{encode_message, Body, Header, Step};
     use super::super::{Command, Loopback};
     use super::*;
 
@@ -519,7 +519,7 @@ mod tests {
         let mut p = Loopback::new(GameKind::Meta, 0);
         play_some(&mut p, 6);
         let all = entries(p.host());
-        let honest = |n: usize| wire::encode(&Message::Entries(all[..n].to_vec()));
+        let honest = |n: usize| wire::encode_message(&Message::Entries(all[..n].to_vec()));
         // Altered: the fifth entry says another move, under the signature of the one it was.
         let mut w = watcher(&p);
         w.receive(&honest(4)).unwrap();
@@ -532,7 +532,7 @@ mod tests {
         let other = Step::legal(g).into_iter().find(|s| *s != step).unwrap();
         altered.body = Body::Play { game, step: other };
         let caught = w
-            .receive(&encode(&Message::Entries(vec![
+            .receive(&encode_message(&Message::Entries(vec![
                 altered.clone(),
                 all[5].clone(),
             ])))
@@ -553,7 +553,9 @@ mod tests {
         // Good entries before a bad one in one message are kept and folded.
         let mut v = watcher(&p);
         let mixed = [&all[..4], std::slice::from_ref(&altered)].concat();
-        assert!(v.receive(&encode(&Message::Entries(mixed))).is_err());
+        assert!(v
+            .receive(&encode_message(&Message::Entries(mixed)))
+            .is_err());
         assert_eq!(v.room(), &room);
         // The rest of that message was not read; another feeder (the other player) brings the
         // spectator up to date.
@@ -578,7 +580,7 @@ mod tests {
         let key = ed25519_dalek::SigningKey::from_bytes(&[66; 32]);
         let invented = Entry::sign(&key, header, play(legal_step(g, 0)));
         let caught = w
-            .receive(&encode(&Message::Entries(vec![invented])))
+            .receive(&encode_message(&Message::Entries(vec![invented])))
             .unwrap_err();
         assert_eq!(caught.why, Refusal::BadSignature);
         assert_eq!(w.room(), p.host().room());
@@ -593,12 +595,14 @@ mod tests {
         let (k, n) = (5, all.len());
         let mut without = all.clone();
         let withheld = without.remove(k);
-        let out = w.receive(&encode(&Message::Entries(without))).unwrap();
+        let out = w
+            .receive(&encode_message(&Message::Entries(without)))
+            .unwrap();
         // The spectator asks once for what it lacks; what it holds stops before the gap.
         assert!(matches!(out.as_slice(), [.., Followed::Send(_)]));
         assert!(w.held()[0] + w.held()[1] < n as u32);
         let out = w
-            .receive(&encode(&Message::Entries(vec![withheld])))
+            .receive(&encode_message(&Message::Entries(vec![withheld])))
             .unwrap();
         assert!(!out.iter().any(|f| matches!(f, Followed::Send(_))));
         assert_eq!(w.room(), p.host().room());
@@ -627,14 +631,14 @@ mod tests {
         assert_eq!(w.held(), [0, 0]);
         // Everything but the hellos, in batches: what waits for the gap stays bounded.
         for batch in all[2..].chunks(MAX_BATCH) {
-            w.receive(&encode(&Message::Entries(batch.to_vec())))
+            w.receive(&encode_message(&Message::Entries(batch.to_vec())))
                 .unwrap();
         }
         assert_eq!(w.pending.len(), MAX_PENDING);
         // The hellos come: what waited folds; the rest is asked for and comes.
         let mut feed = Feed::default();
         let out = w
-            .receive(&encode(&Message::Entries(all[..2].to_vec())))
+            .receive(&encode_message(&Message::Entries(all[..2].to_vec())))
             .unwrap();
         let asks: Vec<Vec<u8>> = out
             .into_iter()
@@ -653,7 +657,7 @@ mod tests {
         let room = w.room().clone();
         for batch in all.chunks(MAX_BATCH) {
             assert_eq!(
-                w.receive(&encode(&Message::Entries(batch.to_vec()))),
+                w.receive(&encode_message(&Message::Entries(batch.to_vec()))),
                 Ok(Vec::new())
             );
         }

@@ -5,7 +5,7 @@
 //! [`Session`], or anything that owns one and drives it as a page does ([`Side`]: the client's
 //! room model, whose tests then click on both pages through the same faults).
 
-use super::wire::{encode, Entry, Message};
+use super::wire::{encode_message, Entry, Message};
 use super::{Command, CommandError, Config, Effect, Event, Invite, Seat, Session};
 use crate::GameKind;
 use std::collections::VecDeque;
@@ -355,7 +355,7 @@ impl<S: Side> Loopback<S> {
 
     /// Delivers these entries to a side at once, as one message, and routes its answer.
     pub fn deliver_entries(&mut self, to: Seat, entries: Vec<Entry>) {
-        let bytes = encode(&Message::Entries(entries));
+        let bytes = encode_message(&Message::Entries(entries));
         self.deliver_bytes(to, &bytes);
     }
 

@@ -759,7 +759,7 @@ impl Session {
         // Save first: a tab that reloads must never have sent an entry it did not keep.
         let mut out = vec![
             Effect::Save,
-            Effect::Send(wire::encode(&Message::Entries(vec![e]))),
+            Effect::Send(wire::encode_message(&Message::Entries(vec![e]))),
         ];
         out.extend(events.into_iter().map(Effect::Event));
         Ok(out)
@@ -856,7 +856,7 @@ impl Session {
             // A message may have been lost on the way: ask again, as heads do for entries.
             self.peer.retried = now;
             if let (false, Some(c)) = (self.peer.proved, self.peer.challenge) {
-                out.push(Effect::Send(wire::encode(&Message::Challenge(c))));
+                out.push(Effect::Send(wire::encode_message(&Message::Challenge(c))));
             }
             if matches!(self.standing, Standing::Knocking { .. }) {
                 out.extend(self.start_knocking(now).into_iter().take(1));
@@ -873,7 +873,7 @@ impl Session {
             // Its copies still on the way must not ask again at once.
             self.declined_at = Some(now);
             let lapsed = Message::KnockRefused { expired: true };
-            out.push(Effect::Send(wire::encode(&lapsed)));
+            out.push(Effect::Send(wire::encode_message(&lapsed)));
             out.push(Effect::Event(Event::KnockOver));
         }
         if self.restored && self.presence == Presence::Waiting && self.room().hello == [true, true]

@@ -80,7 +80,7 @@ impl Session {
             retried: now,
             ..PeerCheck::default()
         };
-        Effect::Send(wire::encode(&Message::Challenge(challenge)))
+        Effect::Send(wire::encode_message(&Message::Challenge(challenge)))
     }
 
     /// Asks the present player for the seat that is away (our own is held by another key).
@@ -103,7 +103,7 @@ impl Session {
             sig: wire::Sig::sign(&self.key, &wire::knock_bytes(self.invite.room, &key)),
         };
         vec![
-            Effect::Send(wire::encode(&knock)),
+            Effect::Send(wire::encode_message(&knock)),
             Effect::Event(Event::Standing(self.standing)),
         ]
     }
@@ -233,7 +233,7 @@ impl Session {
             return None;
         }
         let bytes = wire::presence_bytes(self.invite.room, &challenge, self.seat);
-        let proof = wire::encode(&Message::Proof {
+        let proof = wire::encode_message(&Message::Proof {
             seat: self.seat,
             sig: wire::Sig::sign(&self.key, &bytes),
         });
@@ -256,7 +256,7 @@ impl Session {
             self.declined_at = Some(now);
             let no = Message::KnockRefused { expired: false };
             return Ok(vec![
-                Effect::Send(wire::encode(&no)),
+                Effect::Send(wire::encode_message(&no)),
                 Effect::Event(Event::KnockOver),
             ]);
         }

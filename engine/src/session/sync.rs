@@ -14,7 +14,7 @@ impl Session {
 
     pub(super) fn send_heads(&mut self, now: u64) -> Effect {
         self.last_heads_sent = Some(now);
-        Effect::Send(wire::encode(&Message::Heads(self.heads())))
+        Effect::Send(wire::encode_message(&Message::Heads(self.heads())))
     }
 
     /// Bytes from the peer.
@@ -186,7 +186,7 @@ impl Session {
         let order = self.entries_from(resend);
         self.work.resent += order.len() as u64;
         for batch in order.chunks(MAX_BATCH) {
-            out.push(Effect::Send(wire::encode(&Message::Entries(
+            out.push(Effect::Send(wire::encode_message(&Message::Entries(
                 batch.to_vec(),
             ))));
         }

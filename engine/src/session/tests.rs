@@ -5,7 +5,7 @@
 
 use super::chains::Added;
 use super::invite::public_key;
-use super::wire::{decode_message, encode, Header, Heads};
+use super::wire::{decode_message, encode, encode_message, Header, Heads};
 use super::*;
 use crate::{Game, GameKind, Player};
 
@@ -381,7 +381,7 @@ fn a_stranger_cannot_take_the_guest_seat() {
     let intruder = Session::guest(p.host().invite().clone(), [77; 32], Config::default(), 0);
     let out = p
         .side_mut(Seat::Host)
-        .receive(&encode(&Message::Entries(intruder.entries())), 0);
+        .receive(&encode_message(&Message::Entries(intruder.entries())), 0);
     assert!(refusal(&out, Refusal::Intruder));
     // Without the room secret the proof fails, even for a free seat.
     let mut host =
@@ -389,7 +389,7 @@ fn a_stranger_cannot_take_the_guest_seat() {
     let mut wrong = p.host().invite().clone();
     wrong.secret = [0; 16];
     let impostor = Session::guest(wrong, [78; 32], Config::default(), 0);
-    let out = host.receive(&encode(&Message::Entries(impostor.entries())), 0);
+    let out = host.receive(&encode_message(&Message::Entries(impostor.entries())), 0);
     assert!(refusal(&out, Refusal::BadProof));
     assert!(!host.room().hello[1]);
     assert!(p.in_sync());
@@ -482,7 +482,7 @@ fn host_copy(p: &Loopback, now: u64) -> Session {
                     seat: Seat::Guest,
                     sig,
                 };
-                let _ = copy.receive(&encode(&proof), now);
+                let _ = copy.receive(&encode_message(&proof), now);
             }
         }
     }
@@ -613,7 +613,7 @@ fn a_disconnection_then_reload_resynchronises_to_the_uninterrupted_game() {
 fn arbitrary_bytes_never_panic_the_decoder() {
     let mut seed = 0x1234_5678_9abc_def0u64;
     let mut p = Loopback::new(GameKind::Meta, 0);
-    let valid = encode(&Message::Entries(p.host().entries()));
+    let valid = encode_message(&Message::Entries(p.host().entries()));
     for round in 0..3000 {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -634,6 +634,56 @@ fn arbitrary_bytes_never_panic_the_decoder() {
     }
     assert!(decode_message(&vec![0u8; wire::MAX_MESSAGE + 1]) == Err(DecodeError::TooLarge));
     p.clear(Seat::Host);
+    play_some(&mut p, 3);
+    assert!(p.in_sync());
+}
+
+#[test]
+fn a_message_is_read_only_with_its_padding_of_512_bytes_per_entry() {
+    let mut p = Loopback::new(GameKind::Morris, 100);
+    play_some(&mut p, 40);
+    let entries = p.host().entries();
+    assert!(entries.len() > wire::MAX_BATCH);
+    let unit = wire::PAD_UNIT;
+    for n in [0, 1, 2, 7, wire::MAX_BATCH] {
+        let m = Message::Entries(entries[..n].to_vec());
+        let padded = encode_message(&m);
+        assert_eq!(padded.len(), unit * n.max(1), "{n} entries");
+        assert_eq!(decode_message(&padded), Ok(m.clone()));
+        // The bare encoding (what a page from before the padding sends), a byte short, a byte
+        // more, a padding byte other than zero: refused, before any signature is looked at.
+        let bare = encode(&m);
+        assert!(bare.len() < padded.len());
+        assert_eq!(decode_message(&bare), Err(DecodeError::Unpadded));
+        assert_eq!(
+            decode_message(&padded[..padded.len() - 1]),
+            Err(DecodeError::Unpadded)
+        );
+        if padded.len() < wire::MAX_MESSAGE {
+            let mut longer = padded.clone();
+            longer.push(0);
+            assert_eq!(decode_message(&longer), Err(DecodeError::Unpadded));
+        }
+        let mut dirty = padded.clone();
+        *dirty.last_mut().unwrap() = 1;
+        assert_eq!(decode_message(&dirty), Err(DecodeError::Unpadded));
+    }
+    // A full batch fills the largest message exactly; one entry more is refused as such.
+    assert_eq!(wire::MAX_BATCH * unit, wire::MAX_MESSAGE);
+    let over = encode(&Message::Entries(entries[..wire::MAX_BATCH + 1].to_vec()));
+    assert_eq!(decode_message(&over), Err(DecodeError::TooManyEntries));
+    // Every other message is one unit, whatever it holds.
+    for m in [
+        Message::Challenge([7; 16]),
+        Message::Heads(p.host().heads()),
+        Message::KnockRefused { expired: true },
+    ] {
+        let padded = encode_message(&m);
+        assert_eq!(padded.len(), unit);
+        assert_eq!(decode_message(&padded), Ok(m.clone()));
+        assert_eq!(decode_message(&encode(&m)), Err(DecodeError::Unpadded));
+    }
+    // What a session sends is padded, and its peer reads it: the room plays on.
     play_some(&mut p, 3);
     assert!(p.in_sync());
 }
@@ -785,7 +835,7 @@ fn refused_in(out: &[Effect], why: Refusal) -> bool {
 }
 
 fn deliver(to: &mut Session, from: &Session, now: u64) -> Vec<Effect> {
-    to.receive(&encode(&Message::Entries(from.entries())), now)
+    to.receive(&encode_message(&Message::Entries(from.entries())), now)
 }
 
 #[test]
@@ -1193,13 +1243,13 @@ mod review {
         let e2 = forged(&p, HOST_SEED, Seat::Host, play(Step::Place(1)));
         let out = p
             .side_mut(Seat::Guest)
-            .receive(&encode(&Message::Entries(vec![e2])), 0);
+            .receive(&encode_message(&Message::Entries(vec![e2])), 0);
         assert_eq!(voids(&out), 1, "the out-of-turn move is reported");
         // A perfectly valid later entry of the host.
         let e3 = forged(&p, HOST_SEED, Seat::Host, Body::Propose(Proposal::Draw));
         let out = p
             .side_mut(Seat::Guest)
-            .receive(&encode(&Message::Entries(vec![e3])), 0);
+            .receive(&encode_message(&Message::Entries(vec![e3])), 0);
         assert!(p.guest().room().open[0].is_some());
         assert_eq!(voids(&out), 0, "the old void entry is reported again");
     }
@@ -1315,7 +1365,7 @@ mod review {
         let out = {
             let now = p.now();
             p.side_mut(Seat::Host)
-                .receive(&encode(&Message::Entries(vec![e])), now)
+                .receive(&encode_message(&Message::Entries(vec![e])), now)
         };
         assert_eq!(voids(&out), 1, "void and reported");
         assert_eq!(p.host().room(), &before, "a void entry changed the room");
@@ -1431,7 +1481,7 @@ mod review {
             let t = std::time::Instant::now();
             last_out = p
                 .side_mut(Seat::Guest)
-                .receive(&encode(&Message::Entries(es)), 0);
+                .receive(&encode_message(&Message::Entries(es)), 0);
             if batch == 0 {
                 first_ms = Some(t.elapsed().as_secs_f64() * 1e3);
             } else if batch == 399 {
@@ -1495,7 +1545,7 @@ mod review {
             let now = p.now();
             let out = p
                 .side_mut(Seat::Host)
-                .receive(&encode(&Message::Entries(vec![e.clone()])), now);
+                .receive(&encode_message(&Message::Entries(vec![e.clone()])), now);
             assert!(!out
                 .iter()
                 .any(|x| matches!(x, Effect::Event(Event::Refused { .. }))));
@@ -1527,7 +1577,7 @@ fn heads_asking_for_everything_get_one_full_resend_per_connection() {
         count: [0, 0],
         last: [Digest32::ZERO, Digest32::ZERO],
     };
-    let ask = encode(&Message::Heads(empty));
+    let ask = encode_message(&Message::Heads(empty));
     let sent_entries = |out: &[Effect]| -> usize {
         out.iter()
             .map(|e| match e {

@@ -22,8 +22,17 @@ pub const PROTOCOL_VERSION: u16 = 3;
 pub const OLDEST_PROTOCOL: u16 = 2;
 /// Largest wire message accepted, checked before decoding starts.
 pub const MAX_MESSAGE: usize = 16 * 1024;
-/// Entries per `Entries` message at most (a sync sends several messages).
-pub const MAX_BATCH: usize = 48;
+/// Bytes a wire message carries at least for each piece of work it asks of its receiver: one
+/// for the message itself (the browser's delivery and the call into the page cost the same for
+/// 17 bytes as for 500), one more for each entry (a signature check each). An honest message
+/// shorter than that is padded with zeros after its encoding ([`encode_message`]); a message
+/// without its padding is refused before any signature is checked ([`decode_message`]), so
+/// that what a peer makes the other side spend stays in proportion to the bytes it sends
+/// (`docs/protocol.md`, « Wire »).
+pub const PAD_UNIT: usize = 512;
+/// Entries per `Entries` message at most (a sync sends several messages): as many padding
+/// units as [`MAX_MESSAGE`] holds.
+pub const MAX_BATCH: usize = MAX_MESSAGE / PAD_UNIT;
 
 const SIGN_DOMAIN: &[u8] = b"moulin/entry/v1";
 const HASH_DOMAIN: &[u8] = b"moulin/hash/v1";
@@ -463,6 +472,9 @@ pub enum DecodeError {
     NotCanonical,
     /// More entries than [`MAX_BATCH`].
     TooManyEntries,
+    /// A message without the padding its content asks ([`PAD_UNIT`] bytes for the message and
+    /// for each entry): a page from before the padding, or a peer that floods.
+    Unpadded,
 }
 
 impl fmt::Display for DecodeError {
@@ -472,6 +484,7 @@ impl fmt::Display for DecodeError {
             DecodeError::Malformed => "malformed message",
             DecodeError::NotCanonical => "message not in canonical encoding",
             DecodeError::TooManyEntries => "too many entries in one message",
+            DecodeError::Unpadded => "message without its padding",
         })
     }
 }
@@ -499,15 +512,46 @@ pub fn decode<T: Serialize + for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<
     Ok(value)
 }
 
-/// Decodes a wire message.
+/// The length of a message on the wire, from its encoding's length: [`PAD_UNIT`] bytes for the
+/// message and for each entry it holds, or its encoding's length if that is more.
+fn padded_len(message: &Message, encoded: usize) -> usize {
+    let units = match message {
+        Message::Entries(e) => e.len().max(1),
+        _ => 1,
+    };
+    encoded.max(units * PAD_UNIT)
+}
+
+/// A wire message: its canonical encoding, padded with zeros to [`PAD_UNIT`] bytes for the
+/// message and for each entry it holds.
+pub fn encode_message(message: &Message) -> Vec<u8> {
+    let mut bytes = encode(message);
+    bytes.resize(padded_len(message, bytes.len()), 0);
+    bytes
+}
+
+/// Decodes a wire message: capped in size, then its encoding read, its entries counted and its
+/// padding checked (exactly [`encode_message`]'s zeros) — all before any signature is checked,
+/// which the caller does afterwards for each entry —, then the encoding checked canonical.
 pub fn decode_message(bytes: &[u8]) -> Result<Message, DecodeError> {
-    let m: Message = decode(bytes)?;
-    if let Message::Entries(e) = &m {
+    if bytes.len() > MAX_MESSAGE {
+        return Err(DecodeError::TooLarge);
+    }
+    let (message, rest) =
+        postcard::take_from_bytes::<Message>(bytes).map_err(|_| DecodeError::Malformed)?;
+    if let Message::Entries(e) = &message {
         if e.len() > MAX_BATCH {
             return Err(DecodeError::TooManyEntries);
         }
     }
-    Ok(m)
+    let encoded = bytes.len() - rest.len();
+    if bytes.len() != padded_len(&message, encoded) || rest.iter().any(|&b| b != 0) {
+        return Err(DecodeError::Unpadded);
+    }
+    if encode(&message) != bytes[..encoded] {
+        return Err(DecodeError::NotCanonical);
+    }
+    Ok(message)
 }
 
 /// Lowercase hexadecimal.
