@@ -19,6 +19,8 @@
 //!   proposal), each up to date.
 //! - `heads`: « send me everything » (heads of nothing), once a second.
 //! - `challenge`: a new challenge in every message, each asking for a signature.
+//! - `tiny`: the same challenges without their padding (17 bytes each): the page reads none and
+//!   drops the connection at the first (`client/net`, `Driver`); here, every one is offered.
 //! - `proof`: a device that proves nothing sends proofs with bad signatures.
 //! - `knock`: a device with the room secret knocks with a new key, badly signed, again and again.
 //!

@@ -30,6 +30,9 @@ pub const LONELY_MS: u64 = 20_000;
 pub const FIRST_RETRY_MS: u64 = 1_000;
 /// Longest wait before reopening a closed socket.
 pub const MAX_RETRY_MS: u64 = 10_000;
+/// Longest wait before reopening a socket dropped for a message we could not read: the first
+/// waits 2 s, each one more in this page twice as long, up to this.
+pub const MAX_UNREADABLE_RETRY_MS: u64 = 30_000;
 /// A socket in the room without a data channel for this long asks the relay whether the other
 /// player is there too (then their networks block a direct connection), and again as often.
 pub const DIRECT_MS: u64 = 8_000;
@@ -58,6 +61,9 @@ pub enum Down {
     Unreachable,
     /// We dropped it: its peer was gone while it looked open.
     Replaced,
+    /// We dropped it: its peer sent a message we could not read (a page from before the
+    /// padding, or a cheater's flood), and waits longer each time.
+    Unreadable,
 }
 
 /// Which browser cannot make direct (WebRTC) connections.
@@ -149,6 +155,8 @@ pub struct Driver<P> {
     socket: Option<Socket<P>>,
     /// Failed sockets in a row (the back-off grows with them).
     attempts: u32,
+    /// Sockets dropped in this page for a peer's unreadable message ([`Down::Unreadable`]).
+    unreadable: u32,
     /// What the relay refused last, until the peer is met.
     refused: Option<Refusal>,
     /// Since when we wait alone, as a guest who never met the host (ms).
@@ -182,6 +190,7 @@ impl<P: Copy + Eq> Driver<P> {
             },
             socket: None,
             attempts: 0,
+            unreadable: 0,
             refused: None,
             alone_since: None,
             asking: None,
@@ -369,7 +378,13 @@ impl<P: Copy + Eq> Driver<P> {
             Input::Packet(id, bytes) => {
                 if self.socket.as_ref().is_some_and(|s| s.peer == Some(id)) {
                     let effects = self.session.receive(&bytes, now);
+                    let unreadable = effects
+                        .iter()
+                        .any(|e| matches!(e, Effect::Event(Event::Undecodable(_))));
                     self.route(effects, &mut out);
+                    if unreadable {
+                        self.drop_unreadable(now, &mut out);
+                    }
                 }
             }
             // Before a socket: afterwards the relay counts it too.
@@ -567,10 +582,28 @@ impl<P: Copy + Eq> Driver<P> {
         }
     }
 
+    /// The peer sent bytes we could not read: no message of this protocol is shorter than
+    /// [`engine::session::wire::PAD_UNIT`], and what its delivery costs this page is paid
+    /// before any of it is read. Reading on would let a peer make the page spend per message
+    /// whatever it sends, so the socket — and the peer's connection with it — is dropped,
+    /// and the next opens only after a wait that doubles with each such peer in this page
+    /// (2 s to [`MAX_UNREADABLE_RETRY_MS`]): what a flood of tiny messages costs is then one
+    /// connection per wait (`docs/protocol.md`, « Wire »). An honest peer of this version
+    /// never sends such bytes.
+    fn drop_unreadable(&mut self, now: u64, out: &mut Vec<Output<P>>) {
+        self.unreadable += 1;
+        self.lose_socket(now, Down::Unreadable, out);
+        out.push(Output::Disconnect);
+    }
+
     /// No socket: the next attempt waits longer after each failure.
     fn back_off(&mut self, now: u64, why: Down) {
         self.attempts += 1;
-        let delay = (FIRST_RETRY_MS << (self.attempts - 1).min(4)).min(MAX_RETRY_MS);
+        let mut delay = (FIRST_RETRY_MS << (self.attempts - 1).min(4)).min(MAX_RETRY_MS);
+        if why == Down::Unreadable {
+            let more = (FIRST_RETRY_MS << self.unreadable.min(5)).min(MAX_UNREADABLE_RETRY_MS);
+            delay = delay.max(more);
+        }
         self.relay = Relay::Down {
             why,
             retry_at: now + delay,

@@ -45,7 +45,7 @@ mod watch;
 
 pub use driver::{
     Down, Driver, Input, NoWebRtc, Output, Relay, DIRECT_MS, FIRST_RETRY_MS, LONELY_MS,
-    MAX_RETRY_MS, MAX_WATCHERS, STALE_MS,
+    MAX_RETRY_MS, MAX_UNREADABLE_RETRY_MS, MAX_WATCHERS, STALE_MS,
 };
 pub use link::{webrtc_available, Link, LinkEvent, PairedLink, PeerId};
 pub use relay_api::{IceServer, Refusal};

@@ -373,6 +373,48 @@ fn a_socket_that_lost_its_peer_is_replaced_after_four_seconds() {
 }
 
 #[test]
+fn a_peer_whose_bytes_cannot_be_read_loses_the_socket_for_longer_each_time() {
+    use engine::session::wire::{self, DecodeError, Message};
+    let mut w = World::new(GameKind::Meta);
+    w.run_until(0);
+    let hello_count = w.session(0).entries().len() + w.session(1).entries().len();
+    // What a page from before the padding sends, or a flood of tiny messages: one is enough.
+    let bare = wire::encode(&Message::Challenge([9; 16]));
+    let mut waits = Vec::new();
+    for round in 0..7u64 {
+        let start = w.now;
+        assert!(w.sides[0].has_peer(), "round {round}: met again");
+        w.log[0].clear();
+        let from = w.id(1);
+        w.feed(0, Input::Packet(from, bare.clone()));
+        assert!(w.log[0].contains(&Output::Disconnect), "round {round}");
+        assert!(w
+            .events
+            .contains(&(0, Event::Undecodable(DecodeError::Unpadded))));
+        let Relay::Down { why, retry_at } = w.sides[0].relay() else {
+            panic!("round {round}: {:?}", w.sides[0].relay());
+        };
+        assert_eq!(why, Down::Unreadable);
+        waits.push(retry_at - start);
+        // Nothing opens before the wait is over; then the two meet again.
+        w.run_until(retry_at - 1);
+        assert!(!w.sides[0].has_peer());
+        w.run_until(retry_at + 10);
+    }
+    assert_eq!(
+        waits,
+        [2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000],
+        "doubling to MAX_UNREADABLE_RETRY_MS"
+    );
+    // The game is untouched: the same entries, and the two play on.
+    let after = w.session(0).entries().len() + w.session(1).entries().len();
+    assert_eq!(after, hello_count);
+    assert!(w.sides.iter().all(|d| d.has_peer()));
+    w.act(0, Command::Play(Step::Cell(40)));
+    assert_eq!(w.session(1).entries().len(), w.session(0).entries().len());
+}
+
+#[test]
 fn a_socket_that_never_met_the_away_peer_waits_twenty_seconds() {
     // A tab restored while the other is away: its socket meets nobody.
     let mut w = World::new(GameKind::Meta);

@@ -368,7 +368,7 @@ mod tests {
         else {
             panic!("a proof");
         };
-        let lie = engine::session::wire::encode(&Message::Proof {
+        let lie = engine::session::wire::encode_message(&Message::Proof {
             seat: Seat::Host,
             sig,
         });
@@ -395,7 +395,10 @@ mod tests {
         let mut e = verified.entries[0].clone();
         e.sig.0[0] ^= 1;
         let caught = w.input(
-            Input::Packet(1, engine::session::wire::encode(&Message::Entries(vec![e]))),
+            Input::Packet(
+                1,
+                engine::session::wire::encode_message(&Message::Entries(vec![e])),
+            ),
             4,
         );
         assert!(caught.is_empty());

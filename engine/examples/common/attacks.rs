@@ -71,7 +71,7 @@ pub fn chained(
                 seen,
             };
             last = Entry::sign(&SigningKey::from_bytes(&seed), header, body.clone());
-            wire::encode(&Message::Entries(vec![last.clone()]))
+            wire::encode_message(&Message::Entries(vec![last.clone()]))
         })
         .collect()
 }
@@ -85,7 +85,15 @@ pub fn of(s: &Session, seat: Seat) -> Vec<Entry> {
 }
 
 /// The live attacks, by name (`examples/hostile.rs` describes each).
-pub const LIVE: [&str; 6] = ["crossing", "void", "heads", "challenge", "proof", "knock"];
+pub const LIVE: [&str; 7] = [
+    "crossing",
+    "void",
+    "heads",
+    "challenge",
+    "proof",
+    "knock",
+    "tiny",
+];
 
 /// The live attack `name` against a room like `base`: the victim's session as it stands when the
 /// attack starts, and the `count` messages the attacker sends it, in order (`None` for an unknown
@@ -95,7 +103,11 @@ pub fn live(name: &str, base: &Loopback, count: usize) -> Option<(Session, Vec<V
         "crossing" => crossing(base, count),
         "void" => void(base, count),
         "heads" => (base.host().clone(), vec![heads_of_nothing(); count]),
-        "challenge" => (base.host().clone(), challenges(count)),
+        "challenge" => (base.host().clone(), challenges(count, wire::encode_message)),
+        "tiny" => (
+            base.host().clone(),
+            challenges(count, wire::encode::<Message>),
+        ),
         "proof" => (reconnected(base.host()), vec![bad_proof(); count]),
         "knock" => {
             let victim = reconnected(base.host());
@@ -137,26 +149,27 @@ fn void(base: &Loopback, count: usize) -> (Session, Vec<Vec<u8>>) {
 
 /// « Send me everything ».
 fn heads_of_nothing() -> Vec<u8> {
-    wire::encode(&Message::Heads(Heads {
+    wire::encode_message(&Message::Heads(Heads {
         count: [0, 0],
         last: [Digest32::ZERO, Digest32::ZERO],
     }))
 }
 
-/// A new challenge each time, each asking for a signature.
-fn challenges(count: usize) -> Vec<Vec<u8>> {
+/// A new challenge each time, each asking for a signature, encoded by `encode`: padded as the
+/// protocol asks, or bare (17 bytes: the tiniest message of all, refused unread).
+fn challenges(count: usize, encode: impl Fn(&Message) -> Vec<u8>) -> Vec<Vec<u8>> {
     (0..count as u64)
         .map(|i| {
             let mut c = [0u8; 16];
             c[..8].copy_from_slice(&i.to_le_bytes());
-            wire::encode(&Message::Challenge(c))
+            encode(&Message::Challenge(c))
         })
         .collect()
 }
 
 /// A proof that proves nothing.
 fn bad_proof() -> Vec<u8> {
-    wire::encode(&Message::Proof {
+    wire::encode_message(&Message::Proof {
         seat: Seat::Guest,
         sig: wire::Sig([3; 32], [4; 32]),
     })
@@ -171,7 +184,7 @@ fn knocks(victim: &Session, count: usize) -> Vec<Vec<u8>> {
             let mut seed = [9u8; 32];
             seed[..8].copy_from_slice(&i.to_le_bytes());
             let key = SigningKey::from_bytes(&seed).verifying_key().to_bytes();
-            wire::encode(&Message::Knock {
+            wire::encode_message(&Message::Knock {
                 key,
                 proof: wire::join_proof(invite.room, &invite.secret, &key),
                 sig: wire::Sig([3; 32], [4; 32]),

@@ -854,7 +854,7 @@ fn a_page_reloaded_mid_game_comes_back_from_its_save_to_the_same_game() {
 
 #[test]
 fn a_seat_handed_away_while_its_player_is_here_is_said_on_its_page() {
-    use engine::session::wire::encode;
+    use engine::session::wire::encode_message;
     use engine::session::{Body, Loopback, Message, Seat};
     let mut p = Pair::new(GameKind::Meta);
     p.ui(0, Event::Cell(cell("e5")));
@@ -873,7 +873,7 @@ fn a_seat_handed_away_while_its_player_is_here_is_said_on_its_page() {
             ..
         }
     ));
-    let bytes = encode(&Message::Entries(vec![handover]));
+    let bytes = encode_message(&Message::Entries(vec![handover]));
     let now = p.now();
     p.room_mut(1).update(Input::Net(Net::Packet(0, bytes)), now);
     let view = p.view(1);

@@ -361,6 +361,7 @@ pub fn relay(relay: Relay, has_peer: bool, now: u64) -> Option<String> {
                 Down::Refused(r) => refused(r),
                 Down::Unreachable => t::relay_unreachable(),
                 Down::Replaced => t::reconnecting(),
+                Down::Unreadable => t::peer_unreadable(),
             };
             let wait = retry_at.saturating_sub(now).div_ceil(1000);
             Some(t::retry_in(why, &wait.to_string()))

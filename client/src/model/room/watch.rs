@@ -497,7 +497,7 @@ mod tests {
         let verified = engine::session::transcript::verify(&p.host().export()).unwrap();
         let mut e = verified.entries[0].clone();
         e.sig.0[0] ^= 1;
-        let lie = engine::session::wire::encode(&Message::Entries(vec![e]));
+        let lie = engine::session::wire::encode_message(&Message::Entries(vec![e]));
         w.update(WatchInput::Net(Net::Packet(1, lie)), 4);
         let v = w.view();
         assert_eq!(v.verified, Some(false));
