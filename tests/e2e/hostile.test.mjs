@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { relayAndBrowser, DESKTOP, ROOT, SHOTS } from './harness.mjs';
+import { relayAndBrowser, screenshot, DESKTOP, ROOT, SHOTS } from './harness.mjs';
 
 const PEER = process.env.HOSTILE_PEER_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'debug', 'hostile-peer');
 const ATTACKS = ['crossing', 'void', 'heads', 'challenge', 'proof', 'knock', 'tiny'];
@@ -135,6 +135,7 @@ for (const attack of ATTACKS) {
         // Said, then a new connection after the wait (2 s the first time): the peer's socket
         // is still in the room, and is met again.
         await page.locator('[data-relay]', { hasText: 'ne sait pas lire' }).waitFor({ timeout: 5000 });
+        await screenshot(page, 'hostile-tiny-dropped');
         await page.locator('[data-relay]').waitFor({ state: 'detached', timeout: 15000 });
       }
       // Unchanged: the same seat, the same status, nothing thrown.

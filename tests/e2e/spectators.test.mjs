@@ -233,19 +233,24 @@ test('a link that is no watch link, and one to a room nobody plays in, say so', 
   await s.context.close();
 });
 
-// A modified host browser: once `window.__lie` is set, the next message of more than 100 bytes
-// it sends on any data channel but its first (the guest's) has one byte of its end flipped —
-// inside the last entry's signature.
+// A modified host browser: once `window.__lie` is set, the next message of entries it sends on
+// any data channel but its first (the guest's) has one byte flipped inside the last entry's
+// signature, just before the padding — a message still well formed, with an entry altered.
 const LIAR = () => {
   const send = RTCDataChannel.prototype.send;
   const channels = [];
   RTCDataChannel.prototype.send = function (data) {
     if (!channels.includes(this)) channels.push(this);
-    if (window.__lie && channels.indexOf(this) > 0 && data.byteLength > 100) {
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+    // An `Entries` message (postcard's first variant: its first byte is 0) to a spectator.
+    if (window.__lie && channels.indexOf(this) > 0 && bytes[0] === 0) {
       window.__lie = false;
-      const bytes = data instanceof ArrayBuffer ? new Uint8Array(data.slice(0)) : data.slice();
-      bytes[bytes.length - 10] ^= 1;
-      return send.call(this, bytes);
+      const altered = bytes.slice();
+      // Padded with zeros (docs/protocol.md, « Wire »): the entry's signature ends where they begin.
+      let end = altered.length;
+      while (end > 0 && altered[end - 1] === 0) end--;
+      altered[end - 10] ^= 1;
+      return send.call(this, altered);
     }
     return send.call(this, data);
   };

@@ -534,8 +534,9 @@ fn a_new_peer_replaces_the_old_one_and_only_our_peer_is_heard() {
     assert!(proved);
     // The old channel's late goodbye and bytes change nothing.
     assert!(w.sides[0].input(Input::Peer(old, false), 11).is_empty());
-    let heads =
-        engine::session::wire::encode(&engine::session::Message::Heads(w.session(1).heads()));
+    let heads = engine::session::wire::encode_message(&engine::session::Message::Heads(
+        w.session(1).heads(),
+    ));
     assert!(w.sides[0].input(Input::Packet(old, heads), 12).is_empty());
     assert_eq!(w.session(0).presence(), Presence::Here);
 }
