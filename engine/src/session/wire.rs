@@ -498,18 +498,30 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
 
 /// Decodes a value, capped in size, rejecting trailing bytes and non-canonical encodings.
 pub fn decode<T: Serialize + for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let (value, encoded) = take(bytes)?;
+    if encoded != bytes.len() {
+        return Err(DecodeError::Malformed);
+    }
+    canonical(&value, bytes)?;
+    Ok(value)
+}
+
+/// Reads a value from the start of `bytes`, capped in size: the value and its encoding's length.
+fn take<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<(T, usize), DecodeError> {
     if bytes.len() > MAX_MESSAGE {
         return Err(DecodeError::TooLarge);
     }
     let (value, rest) =
         postcard::take_from_bytes::<T>(bytes).map_err(|_| DecodeError::Malformed)?;
-    if !rest.is_empty() {
-        return Err(DecodeError::Malformed);
+    Ok((value, bytes.len() - rest.len()))
+}
+
+/// Checks that `value` was read from its one canonical encoding.
+fn canonical<T: Serialize>(value: &T, encoding: &[u8]) -> Result<(), DecodeError> {
+    match encode(value) == encoding {
+        true => Ok(()),
+        false => Err(DecodeError::NotCanonical),
     }
-    if encode(&value) != bytes {
-        return Err(DecodeError::NotCanonical);
-    }
-    Ok(value)
 }
 
 /// The length of a message on the wire, from its encoding's length: [`PAD_UNIT`] bytes for the
@@ -534,23 +546,17 @@ pub fn encode_message(message: &Message) -> Vec<u8> {
 /// padding checked (exactly [`encode_message`]'s zeros) — all before any signature is checked,
 /// which the caller does afterwards for each entry —, then the encoding checked canonical.
 pub fn decode_message(bytes: &[u8]) -> Result<Message, DecodeError> {
-    if bytes.len() > MAX_MESSAGE {
-        return Err(DecodeError::TooLarge);
-    }
-    let (message, rest) =
-        postcard::take_from_bytes::<Message>(bytes).map_err(|_| DecodeError::Malformed)?;
+    let (message, encoded) = take::<Message>(bytes)?;
     if let Message::Entries(e) = &message {
         if e.len() > MAX_BATCH {
             return Err(DecodeError::TooManyEntries);
         }
     }
-    let encoded = bytes.len() - rest.len();
-    if bytes.len() != padded_len(&message, encoded) || rest.iter().any(|&b| b != 0) {
+    let (encoding, padding) = bytes.split_at(encoded);
+    if bytes.len() != padded_len(&message, encoded) || padding.iter().any(|&b| b != 0) {
         return Err(DecodeError::Unpadded);
     }
-    if encode(&message) != bytes[..encoded] {
-        return Err(DecodeError::NotCanonical);
-    }
+    canonical(&message, encoding)?;
     Ok(message)
 }
 
