@@ -728,3 +728,37 @@ proptest! {
         assert_legal(&m, &search_meta(&m, &level.limits(GameKind::Meta), &mut || false, seed), "meta");
     }
 }
+
+#[test]
+fn where_the_board_can_fill_forced_lines_are_followed_past_the_depth() {
+    // twelve, from a game « Fort » lost as Red (docs/ai.md): after 20 turns Blue blocks Red in
+    // 15 turns, no capture on the way. Both sides have one or two turns at most nodes of that
+    // line, so a search of depth 6 (plus 4 capturing turns of quiescence, none here) proves it.
+    let record = "e3 f4 f2 g1 g7 a1 d1 a7 a4 e4 g4 c3 b2 d2 b4 b6 c4xb6 b6 c5 f6";
+    let mut g = Morris::with_rules(Rules::TWELVE, 100).unwrap();
+    for t in record.split_whitespace() {
+        g = turn(&g, t);
+    }
+    let limits = Limits {
+        nodes: u64::MAX,
+        depth: 6,
+        memory_bits: 16,
+        noise: 0,
+        tactics: true,
+    };
+    let r = search_morris(&g, &limits, &mut || false, 1).unwrap();
+    assert_eq!(WIN - r.score, 15, "a win in 15 turns: {r:?}");
+    let mut end = g.clone();
+    for t in &r.pv {
+        assert!(t.capture.is_none(), "{t}");
+        end = end.play_turn(*t).unwrap();
+    }
+    assert_eq!(r.pv.len(), 15);
+    assert_eq!(
+        end.outcome(),
+        Some(Outcome {
+            winner: Some(Player::Blue),
+            reason: Reason::Blocked
+        })
+    );
+}
