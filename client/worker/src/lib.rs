@@ -29,8 +29,9 @@
 //! assert_eq!(reply.turn.len(), 2); // a placement such as "f4"
 //!
 //! // Under other rules (any form `engine --rules` reads): Twelve Men's Morris.
-//! let twelve = Request { rules: "twelve", record: "a7 d7 b6 d6", ..request };
-//! assert!(think(&twelve, &mut || 0.0).unwrap().turn.starts_with("c5x")); // the diagonal mill
+//! // « Moyen » (level 3, no noise) closes the diagonal mill a7-b6-c5.
+//! let twelve = Request { rules: "twelve", record: "a7 d7 b6 d6", level: 3, ..request };
+//! assert!(think(&twelve, &mut || 0.0).unwrap().turn.starts_with("c5x"));
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
