@@ -122,9 +122,8 @@ struct Searcher<'a, const BASIC: bool> {
     pv_len: [usize; MAX_PLY],
     budget: Budget<'a>,
     max_ply: usize,
-    /// A node with at most this many turns, or (when not 0) one where the side to move must
-    /// answer a mill threat while placing, is searched one turn deeper (0: never).
-    few: usize,
+    /// Whether forced lines are followed further: [`fills_board`], for the real search only.
+    extend: bool,
 }
 
 /// Plays a whole turn on a position: the child, with the move passed to the opponent, and
@@ -295,23 +294,22 @@ fn side_terms<const BASIC: bool>(law: Law<BASIC>, pos: &Position, p: usize) -> (
     (score, holes.count_ones())
 }
 
-/// Which nodes the search follows one turn further: those with at most this many turns, when
-/// the rules let the pieces fill the board (twelve pieces a side for 24 points). There the
-/// placement ends on a nearly full board where a side with one or two moves is soon blocked or
-/// loses its pieces one by one, some twenty turns after the mistake (docs/ai.md, « Strength
-/// under other rules »); those lines are narrow, so following them costs little. Elsewhere the
-/// search is unchanged (0), and so is the plain baseline of `engine match` everywhere.
-fn few_replies(rules: crate::morris::Rules) -> usize {
-    if 2 * rules.pieces() >= NONE {
-        2
-    } else {
-        0
-    }
+/// Nodes with at most this many turns are searched one turn deeper where [`fills_board`].
+const FEW_REPLIES: usize = 2;
+
+/// Whether the search follows forced lines one turn further: when the rules let the pieces fill
+/// the board (twelve pieces a side for 24 points). There the placement ends on a nearly full
+/// board where a side with one or two moves is soon blocked or loses its pieces one by one, some
+/// twenty turns after the mistake (docs/ai.md, « Strength under other rules »); those lines are
+/// narrow, so following them costs little. Elsewhere the search is unchanged, and so is the
+/// plain baseline of `engine match` everywhere.
+pub(super) fn fills_board(rules: crate::morris::Rules) -> bool {
+    2 * rules.pieces() >= NONE
 }
 
 /// Both sides placing, the opponent has a point where it closes a mill next turn, and the side
 /// to move has none of its own: its placement is all but forced (block, or lose a piece).
-fn faces_threat<const BASIC: bool>(law: Law<BASIC>, pos: &Position) -> bool {
+pub(super) fn faces_threat<const BASIC: bool>(law: Law<BASIC>, pos: &Position) -> bool {
     let me = pos.to_move.index();
     if pos.reserves[me] == 0 || pos.reserves[1 - me] == 0 {
         return false;
@@ -360,11 +358,7 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
             pv_len: [0; MAX_PLY],
             budget,
             max_ply: 0,
-            few: if style.enhanced {
-                few_replies(game.rules())
-            } else {
-                0
-            },
+            extend: style.enhanced && fills_board(game.rules()),
         }
     }
 
@@ -509,7 +503,7 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
         }
         // Few replies: a line of forced turns costs little and is followed further.
         // A placement that must answer the opponent's mill threat is as forced, when it counts.
-        let forced = n <= self.few || (self.few > 0 && faces_threat(self.law, pos));
+        let forced = self.extend && (n <= FEW_REPLIES || faces_threat(self.law, pos));
         let depth = if forced { depth + 1 } else { depth };
         let mut best = -INF;
         let mut best_mv = Mv::NULL;
@@ -1039,56 +1033,4 @@ pub fn alpha_beta_baseline(
         tactics: false,
     };
     run(game, &limits, &mut || false, seed, style)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::morris::{Point, Rules};
-    use crate::Player;
-
-    fn at(names: &str) -> u32 {
-        names
-            .split_whitespace()
-            .map(|n| Point::from_name(n).unwrap().bit())
-            .fold(0, |a, b| a | b)
-    }
-
-    fn placing(blue: &str, red: &str) -> Position {
-        Morris::from_parts_under(
-            Rules::TWELVE,
-            [at(blue), at(red)],
-            [8, 8],
-            Player::Blue,
-            8,
-            100,
-        )
-        .position()
-    }
-
-    #[test]
-    fn only_rules_that_fill_the_board_extend_forced_lines() {
-        assert_eq!(few_replies(Rules::TWELVE), 2);
-        assert_eq!(few_replies("pieces=12,diagonals=0".parse().unwrap()), 2);
-        for rules in [Rules::NINE, Rules::NOFLYING, Rules::LASKER, Rules::GUR9] {
-            assert_eq!(few_replies(rules), 0, "{rules:?}");
-        }
-    }
-
-    #[test]
-    fn a_placement_against_a_mill_threat_is_forced_unless_the_mover_threatens_too() {
-        let law = Law::<false>::new(Rules::TWELVE);
-        // Red threatens a7-d7-g7 at g7; Blue has nothing of its own: forced.
-        assert!(faces_threat(law, &placing("b2 f4", "a7 d7")));
-        // A Red piece already on g7: no threat.
-        assert!(!faces_threat(law, &placing("b2 f4 g7", "a7 d7")));
-        // Blue can close b2-b4-b6 itself at b6: not forced.
-        assert!(!faces_threat(law, &placing("b2 b4", "a7 d7")));
-        // The diagonal a7-b6-c5 counts under twelve.
-        assert!(faces_threat(law, &placing("d2 f4", "a7 b6")));
-        // Once Blue's reserve is empty (moving), never.
-        let mut moving = placing("b2 f4", "a7 d7");
-        moving.reserves[0] = 0;
-        assert!(!faces_threat(law, &moving));
-    }
 }

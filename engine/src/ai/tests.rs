@@ -762,3 +762,32 @@ fn where_the_board_can_fill_forced_lines_are_followed_past_the_depth() {
         })
     );
 }
+
+#[test]
+fn only_rules_that_fill_the_board_extend_forced_lines() {
+    assert!(morris::fills_board(Rules::TWELVE));
+    assert!(morris::fills_board(
+        "pieces=12,diagonals=0".parse().unwrap()
+    ));
+    for rules in [Rules::NINE, Rules::NOFLYING, Rules::LASKER, Rules::GUR9] {
+        assert!(!morris::fills_board(rules), "{rules:?}");
+    }
+}
+
+#[test]
+fn a_placement_against_a_mill_threat_is_forced_unless_the_mover_threatens_too() {
+    let law = crate::morris::Law::<false>::new(Rules::TWELVE);
+    let placing = |blue, red| setup_under("twelve", blue, red, [8, 8], Player::Blue).position();
+    // Red threatens a7-d7-g7 at g7; Blue has nothing of its own: forced.
+    assert!(morris::faces_threat(law, &placing("b2 f4", "a7 d7")));
+    // A Red piece already on g7: no threat.
+    assert!(!morris::faces_threat(law, &placing("b2 f4 g7", "a7 d7")));
+    // Blue can close b2-b4-b6 itself at b6: not forced.
+    assert!(!morris::faces_threat(law, &placing("b2 b4", "a7 d7")));
+    // The diagonal a7-b6-c5 counts under twelve.
+    assert!(morris::faces_threat(law, &placing("d2 f4", "a7 b6")));
+    // Once Blue's reserve is empty (moving), never.
+    let mut moving = placing("b2 f4", "a7 d7");
+    moving.reserves[0] = 0;
+    assert!(!morris::faces_threat(law, &moving));
+}
