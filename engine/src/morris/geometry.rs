@@ -286,6 +286,40 @@ impl Geometry {
         self.adjacent[a.index()] & b.bit() != 0
     }
 
+    /// The four steps a link can take from a set of points, as sets: along the square one way and
+    /// the other, inwards and outwards (the spokes' midpoints, and with the diagonals the corners
+    /// too). Point `8 * square + i` lies on square 0 (outer) to 2, `i` going round it, so a step
+    /// along a square rotates each byte and a step across shifts by one byte. Each link is one
+    /// step from either end, never two steps from the same end: the search's evaluation counts
+    /// links between two sets by whole sets instead of point by point.
+    #[inline(always)]
+    fn steps(&self, x: u32) -> [u32; 4] {
+        let across = if self.diagonal { 0xFFFF } else { 0xAAAA };
+        [
+            ((x << 1) & 0xFE_FEFE) | ((x >> 7) & 0x01_0101),
+            ((x >> 1) & 0x7F_7F7F) | ((x << 7) & 0x80_8080),
+            (x & across) << 8,
+            (x >> 8) & across,
+        ]
+    }
+
+    /// Every point joined by a link to a point of `x` (the union of their neighbours).
+    #[inline(always)]
+    pub(crate) fn spread(&self, x: u32) -> u32 {
+        let [a, b, c, d] = self.steps(x);
+        a | b | c | d
+    }
+
+    /// The links from a point of `from` to a point of `to`, counted once per such pair.
+    #[inline(always)]
+    pub(crate) fn links_between(&self, from: u32, to: u32) -> u32 {
+        let [a, b, c, d] = self.steps(from);
+        (a & to).count_ones()
+            + (b & to).count_ones()
+            + (c & to).count_ones()
+            + (d & to).count_ones()
+    }
+
     /// The mills through `p`: two, or three for a corner on a diagonal.
     pub fn mills_through(&self, p: Point) -> impl Iterator<Item = Points> + '_ {
         self.through[p.index()]
@@ -575,6 +609,31 @@ mod tests {
                         (x1 as i32 - x0 as i32) * dx as i32 + (y1 as i32 - y0 as i32) * dy as i32;
                     assert!(fwd > 0);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_set_steps_follow_the_links_of_both_boards() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32 & ALL
+        };
+        for geo in [&PLAIN, &DIAGONAL] {
+            for p in 0..24 {
+                assert_eq!(geo.spread(1 << p), geo.adjacent[p], "neighbours of {p}");
+            }
+            for _ in 0..2000 {
+                let (a, b) = (next(), next() & next());
+                let union = Bits(a).fold(0, |u, q| u | geo.adjacent[q as usize]);
+                let links: u32 = Bits(a)
+                    .map(|q| (geo.adjacent[q as usize] & b).count_ones())
+                    .sum();
+                assert_eq!(geo.spread(a), union, "{a:#x}");
+                assert_eq!(geo.links_between(a, b), links, "{a:#x} to {b:#x}");
             }
         }
     }
