@@ -229,8 +229,37 @@ fn evaluate<const BASIC: bool>(law: Law<BASIC>, pos: &Position, full: bool) -> i
         if several(their_holes) {
             score -= 60;
         }
+        // Where the board can fill, a point where the side to move places two mill threats at
+        // once wins a piece, unless the opponent threatens a mill already (to be blocked first).
+        if fills_board(law.rules()) && their_holes == 0 && fork_points(law, pos, me) != 0 {
+            score += FORK;
+        }
     }
     score
+}
+
+/// Side to move, under rules where the board can fill ([`fills_board`]): it has a point where
+/// it places two mill threats at once ([`fork_points`]) and the opponent has none to close.
+const FORK: i32 = 40;
+
+/// Points where side `p`, placing with at least two pieces in reserve, makes two mill threats
+/// at once: two lines through the point, each with one of its pieces and none of the
+/// opponent's.
+pub(super) fn fork_points<const BASIC: bool>(law: Law<BASIC>, pos: &Position, p: usize) -> u32 {
+    if pos.reserves[p] < 2 {
+        return 0;
+    }
+    let (mine, theirs) = (pos.pieces[p], pos.pieces[1 - p]);
+    let (mut once, mut twice) = (0u32, 0u32);
+    for &m in law.geo().mill_masks() {
+        let own = m & mine;
+        if m & theirs == 0 && own != 0 && !several(own) {
+            let e = m & !own;
+            twice |= once & e;
+            once |= e;
+        }
+    }
+    twice
 }
 
 /// More than one point in `x`. A bit test, not a count: `count_ones` is a loop of its own where

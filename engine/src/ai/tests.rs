@@ -791,3 +791,38 @@ fn a_placement_against_a_mill_threat_is_forced_unless_the_mover_threatens_too() 
     moving.reserves[0] = 0;
     assert!(!morris::faces_threat(law, &moving));
 }
+
+#[test]
+fn a_fork_point_makes_two_mill_threats_at_once_while_placing() {
+    let law = crate::morris::Law::<false>::new(Rules::TWELVE);
+    let pos =
+        |blue, red, reserves| setup_under("twelve", blue, red, reserves, Player::Blue).position();
+    // Blue's corners a7 and g1: g7 starts a7-d7-g7 and g1-g4-g7, a1 a7-a4-a1 and g1-d1-a1.
+    let open = pos("a7 g1", "d2 e4", [8, 8]);
+    assert_eq!(morris::fork_points(law, &open, 0), points("g7 a1"));
+    assert_eq!(
+        morris::fork_points(law, &open, 1),
+        0,
+        "Red's d2 and e4 share no line's point"
+    );
+    // A Red piece on d7 spoils one line through g7.
+    assert_eq!(
+        morris::fork_points(law, &pos("a7 g1", "d7 e4", [8, 8]), 0),
+        points("a1")
+    );
+    // Two pieces on one line are a threat, not a fork: a7 d7 alone give none.
+    assert_eq!(
+        morris::fork_points(law, &pos("a7 d7", "d2 e4", [8, 8]), 0),
+        0
+    );
+    // The diagonals count: a7-b6-c5 meets c5-d5-e5 at c5, a7-d7-g7 meets g7-f6-e5 at g7.
+    assert_eq!(
+        morris::fork_points(law, &pos("a7 e5", "d2 b4", [8, 8]), 0),
+        points("c5 g7")
+    );
+    // One piece left in reserve: the threat made cannot be closed by placing.
+    assert_eq!(
+        morris::fork_points(law, &pos("a7 g1", "d2 e4", [1, 8]), 0),
+        0
+    );
+}
