@@ -304,7 +304,7 @@ fn side_terms<const BASIC: bool>(
             // A mill that can open (a neighbour free) can close again for a new capture.
             let opens = m & near != 0;
             score += if opens && slides { 30 } else { 12 };
-        } else if m & theirs == 0 && two_of(m, own) {
+        } else if m & theirs == 0 && two_of(m, mine) {
             let hole = m & empty;
             let h = hole.trailing_zeros() as usize;
             let closable = placing || flying || adjacent[h] & mine & !m != 0;
