@@ -65,20 +65,38 @@ test('Firefox: a whole Morris game against the computer (« Débutant », its We
   await fillLabelled(page, 'Limite de tours (1 à 500)', '40');
   await clickNamed(page, 'Débutant', 'label');
   await clickNamed(page, 'Commencer');
+  // What the page shows, for a failure's message: a lost click and a silent computer differ.
+  const waitFor = async (fn, arg, what) => {
+    try {
+      return await until(page, fn, arg, { timeout: 30000, what });
+    } catch (e) {
+      const state = await page.evaluate(() => {
+        const d = document.querySelector('main').dataset;
+        const notices = [...document.querySelectorAll('[role="alert"]')].map((n) => n.textContent);
+        return { turns: d.turns, thinking: d.thinking, record: d.record, notices,
+          status: document.querySelector('[data-status]').textContent };
+      });
+      throw new Error(`${e.message}; the page: ${JSON.stringify(state)}`);
+    }
+  };
   let record = '';
   for (let turns = 0; ;) {
     // The player's turn (Blue), or the end.
-    const d = await until(page, (turns) => {
+    const d = await waitFor((turns) => {
       const d = document.querySelector('main').dataset;
       const status = document.querySelector('[data-status]').dataset.status;
       const ready = status !== 'playing'
         || (d.thinking === 'false' && Number(d.turns) >= turns && Number(d.turns) % 2 === 0);
       return ready && { record: d.record ?? '', turns: Number(d.turns), status };
-    }, turns, { timeout: 30000, what: `the player's turn after ${turns} turns` });
+    }, turns, `the player's turn after ${turns} turns`);
     record = d.record;
     if (d.status !== 'playing') break;
     const token = engineAi('morris', record, { level: 1, seed: turns, maxTurns: 40 });
-    for (const p of morrisClicks(token)) await page.click(`[data-point="${p}"]`);
+    const clicks = morrisClicks(token);
+    for (const p of clicks) await page.click(`[data-point="${p}"]`);
+    // The player's turn is in the record before the computer is waited for.
+    await waitFor((n) => Number(document.querySelector('main').dataset.turns) > n, d.turns,
+      `the player's turn ${token} (clicks on ${clicks.join(', ')}) after ${d.turns} turns`);
     turns = d.turns + 2;
   }
   assert.ok(record.split(' ').length >= 10, `a whole game: ${record}`);
