@@ -10,7 +10,8 @@
 //! terminating the worker: docs/architecture.md.
 //!
 //! The Rust side is [`think`], native and tested here; the browser calls it through
-//! `think` in JavaScript, with a clock reading `performance.now()`.
+//! `think` in JavaScript, with a clock reading `performance.now()` and the worker's memory of
+//! « Fort »'s earlier searches ([`think_kept`]).
 //!
 //! ```
 //! use client_worker::{think, Request};
@@ -124,6 +125,17 @@ pub fn position(request: &Request) -> Result<AnyGame, String> {
 /// Searches the request's position at its level; `now` is the clock in milliseconds (read only
 /// for level 4's time and the reported time).
 pub fn think(request: &Request, now: &mut dyn FnMut() -> f64) -> Result<Reply, String> {
+    think_kept(request, now, &mut ai::Memory::default())
+}
+
+/// [`think`], « Fort » starting from what it kept in `memory` from the worker's earlier
+/// requests ([`ai::choose_kept`]): the worker keeps one for its life, and its searches of a
+/// game's later turns find the positions it searched before.
+pub fn think_kept(
+    request: &Request,
+    now: &mut dyn FnMut() -> f64,
+    memory: &mut ai::Memory,
+) -> Result<Reply, String> {
     let game = position(request)?;
     let level = Level::from_number(request.level)
         .ok_or_else(|| format!("the level must be 1-4, not {}", request.level))?;
@@ -135,8 +147,8 @@ pub fn think(request: &Request, now: &mut dyn FnMut() -> f64) -> Result<Reply, S
     let deadline = start + movetime;
     let timed = level.is_timed();
     let mut stop = || timed && now() >= deadline;
-    let found =
-        ai::choose(&game, level, request.seed as u64, &mut stop).map_err(|e| e.to_string())?;
+    let found = ai::choose_kept(&game, level, request.seed as u64, &mut stop, memory)
+        .map_err(|e| e.to_string())?;
     Ok(Reply {
         turn: found.turn.to_string(),
         nodes: found.nodes as f64,
@@ -177,7 +189,15 @@ pub fn think_js(
         seed,
         movetime_ms,
     };
-    think(&request, &mut performance_now).map_err(|e| JsValue::from_str(&e))
+    MEMORY
+        .with(|memory| think_kept(&request, &mut performance_now, &mut memory.borrow_mut()))
+        .map_err(|e| JsValue::from_str(&e))
+}
+
+thread_local! {
+    /// What « Fort » keeps between this worker's requests. A worker lives as long as its page
+    /// lets it: stopping a search ends the worker, and its memory with it.
+    static MEMORY: std::cell::RefCell<ai::Memory> = std::cell::RefCell::default();
 }
 
 #[cfg(test)]
@@ -262,6 +282,43 @@ mod tests {
         )
         .unwrap();
         assert!(reply.ms >= DEFAULT_MOVETIME_MS, "{reply:?}");
+    }
+
+    #[test]
+    fn the_worker_memory_serves_fort_and_leaves_the_other_levels_as_they_were() {
+        let mut memory = ai::Memory::default();
+        // « Fort » on two turns of a game, then on another game's rules: each answer legal.
+        for (rules, record) in [("", "d6 b4"), ("", "d6 b4 f4 d2"), ("twelve", "a7 d6")] {
+            let r = Request {
+                rules,
+                level: 4,
+                movetime_ms: 30.0,
+                ..request("morris", record, "")
+            };
+            let mut t = 0.0;
+            let reply = think_kept(
+                &r,
+                &mut || {
+                    t += 1.0;
+                    t
+                },
+                &mut memory,
+            )
+            .unwrap();
+            assert!(
+                position(&r).unwrap().play_token(&reply.turn).is_ok(),
+                "{reply:?}"
+            );
+        }
+        // The levels with a budget answer as without a memory.
+        for level in 1..=3 {
+            let r = Request {
+                level,
+                ..request("morris", "d6 f4 b4 d2 d5 e4", "")
+            };
+            let kept = think_kept(&r, &mut || 0.0, &mut memory).unwrap();
+            assert_eq!(kept, think(&r, &mut || 0.0).unwrap());
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ mod morris;
 use crate::{AnyGame, Game, GameKind, Illegal};
 
 pub use self::meta::{search_meta, uct_baseline};
-pub use self::morris::{alpha_beta_baseline, search_morris};
+pub use self::morris::{alpha_beta_baseline, search_morris, search_morris_kept, MorrisMemory};
 
 /// A won game's score. Scores at or beyond `WIN - 1000` (or `-WIN + 1000`) are proven: a Morris
 /// win in `WIN - score` turns (counting both players'), a loss in `WIN + score`.
@@ -194,6 +194,17 @@ impl Level {
     }
 }
 
+/// One game's search result, its turns as [`AnyTurn`]s.
+fn wrap<T: Copy>(r: SearchResult<T>, f: fn(T) -> AnyTurn) -> SearchResult<AnyTurn> {
+    SearchResult {
+        turn: f(r.turn),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        pv: r.pv.into_iter().map(f).collect(),
+    }
+}
+
 /// Searches either game with explicit limits.
 pub fn search(
     game: &AnyGame,
@@ -201,15 +212,6 @@ pub fn search(
     stop: &mut dyn FnMut() -> bool,
     seed: u64,
 ) -> Result<SearchResult<AnyTurn>, Illegal> {
-    fn wrap<T: Copy>(r: SearchResult<T>, f: fn(T) -> AnyTurn) -> SearchResult<AnyTurn> {
-        SearchResult {
-            turn: f(r.turn),
-            score: r.score,
-            depth: r.depth,
-            nodes: r.nodes,
-            pv: r.pv.into_iter().map(f).collect(),
-        }
-    }
     Ok(match game {
         AnyGame::Morris(g) => wrap(search_morris(g, limits, stop, seed)?, AnyTurn::Morris),
         AnyGame::Meta(g) => wrap(search_meta(g, limits, stop, seed)?, AnyTurn::Meta),
@@ -224,6 +226,35 @@ pub fn choose(
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<SearchResult<AnyTurn>, Illegal> {
     search(game, &level.limits(game.kind()), stop, seed)
+}
+
+/// What the computer keeps from one turn to the next of a game, for « Fort »: in Morris, the
+/// search's transposition table ([`search_morris_kept`]). A caller that plays a whole game
+/// (`engine match`, the browser's worker) keeps one per player; `engine ai`, one process per
+/// turn, does not.
+#[derive(Default)]
+pub struct Memory {
+    morris: MorrisMemory,
+}
+
+/// [`choose`], with what `memory` kept from the earlier searches of the game. Only the timed
+/// level reads and fills it (levels 1–3 stop on a budget, and their answer stays a function of
+/// the position and the seed); Ultimate tic-tac-toe keeps nothing yet.
+pub fn choose_kept(
+    game: &AnyGame,
+    level: Level,
+    seed: u64,
+    stop: &mut dyn FnMut() -> bool,
+    memory: &mut Memory,
+) -> Result<SearchResult<AnyTurn>, Illegal> {
+    match game {
+        AnyGame::Morris(g) if level.is_timed() => {
+            let limits = level.limits(GameKind::Morris);
+            let found = search_morris_kept(g, &limits, stop, seed, &mut memory.morris)?;
+            Ok(wrap(found, AnyTurn::Morris))
+        }
+        _ => choose(game, level, seed, stop),
+    }
 }
 
 /// A uniformly random legal turn (the `random` player of `engine match`).

@@ -377,6 +377,7 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
         style: Style,
         memory_bits: u8,
         budget: Budget<'a>,
+        kept: Vec<Entry>,
     ) -> Searcher<'a, BASIC> {
         let seen = game.seen().to_vec();
         let context = seen
@@ -394,7 +395,12 @@ impl<'a, const BASIC: bool> Searcher<'a, BASIC> {
             seen,
             segment: 0,
             context,
-            tt: vec![Entry::default(); tt_len],
+            // A table kept from an earlier search of the same game is read as it is.
+            tt: if kept.len() == tt_len {
+                kept
+            } else {
+                vec![Entry::default(); tt_len]
+            },
             killers: [[Mv::NULL; 2]; MAX_PLY],
             history: vec![0; 2 * 25 * 25],
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -827,24 +833,28 @@ fn run(
     stop: &mut dyn FnMut() -> bool,
     seed: u64,
     style: Style,
+    table: &mut Vec<Entry>,
 ) -> Result<SearchResult<Turn>, Illegal> {
     if game.rules().is_basic() {
-        run_on::<true>(game, limits, stop, seed, style)
+        run_on::<true>(game, limits, stop, seed, style, table)
     } else {
-        run_on::<false>(game, limits, stop, seed, style)
+        run_on::<false>(game, limits, stop, seed, style, table)
     }
 }
 
 /// A root turn, its score and its expected line.
 type Choice = (Mv, i32, Vec<Mv>);
 
-/// [`run`] compiled for basic rules or for any (see [`Law`]).
+/// [`run`] compiled for basic rules or for any (see [`Law`]). The search starts from `table`
+/// (a transposition table of an earlier search of the same game, or empty) and leaves its own
+/// there.
 fn run_on<const BASIC: bool>(
     game: &Morris,
     limits: &Limits,
     stop: &mut dyn FnMut() -> bool,
     seed: u64,
     style: Style,
+    table: &mut Vec<Entry>,
 ) -> Result<SearchResult<Turn>, Illegal> {
     let law = Law::<BASIC>::new(game.rules());
     let mut rng = Rng::new(seed ^ 0x6d6f_7272_6973);
@@ -860,7 +870,8 @@ fn run_on<const BASIC: bool>(
         quiet: game.quiet_turns(),
     };
     let budget = Budget::new(stop, limits.nodes, POLL);
-    let mut s = Searcher::<BASIC>::new(game, style, limits.memory_bits, budget);
+    let kept = std::mem::take(table);
+    let mut s = Searcher::<BASIC>::new(game, style, limits.memory_bits, budget, kept);
     let mut scores: Vec<i32> = vec![0; root.len()];
     let mut best: Option<Choice> = None;
     let mut completed = 0;
@@ -895,6 +906,7 @@ fn run_on<const BASIC: bool>(
         }
     }
     let (mv, score, line) = best.unwrap_or((root[0], 0, vec![root[0]]));
+    *table = std::mem::take(&mut s.tt);
     Ok(SearchResult {
         turn: to_turn(game, mv),
         score,
@@ -1048,12 +1060,41 @@ pub fn search_morris(
     stop: &mut dyn FnMut() -> bool,
     seed: u64,
 ) -> Result<SearchResult<Turn>, Illegal> {
+    search_morris_kept(game, limits, stop, seed, &mut MorrisMemory::default())
+}
+
+/// What a Morris search leaves for the next one of the same game: its transposition table,
+/// tagged with the rules and the turn limit it holds results for (its keys hold neither).
+#[derive(Default)]
+pub struct MorrisMemory {
+    table: Vec<Entry>,
+    game: Option<(crate::morris::Rules, u16)>,
+}
+
+/// [`search_morris`] starting from the transposition table that the previous search with this
+/// `memory` left, and leaving its own there. Positions searched then (the turns after it) are
+/// found in the table, their best turns tried first: the search goes deeper in the same time.
+/// A table of other rules or another turn limit is dropped. With a node budget the answer
+/// depends on what the memory holds, so the levels with a budget do not use one
+/// ([`super::choose_kept`]).
+pub fn search_morris_kept(
+    game: &Morris,
+    limits: &Limits,
+    stop: &mut dyn FnMut() -> bool,
+    seed: u64,
+    memory: &mut MorrisMemory,
+) -> Result<SearchResult<Turn>, Illegal> {
+    let this = Some((game.rules(), game.max_turns()));
+    if memory.game != this {
+        memory.table = Vec::new();
+        memory.game = this;
+    }
     let style = Style {
         full_eval: true,
         enhanced: true,
         quiescence: limits.tactics,
     };
-    run(game, limits, stop, seed, style)
+    run(game, limits, stop, seed, style, &mut memory.table)
 }
 
 /// The baseline of `engine match` (`ab4` is depth 4): a plain fixed-depth alpha-beta over whole
@@ -1076,5 +1117,5 @@ pub fn alpha_beta_baseline(
         noise: 0,
         tactics: false,
     };
-    run(game, &limits, &mut || false, seed, style)
+    run(game, &limits, &mut || false, seed, style, &mut Vec::new())
 }

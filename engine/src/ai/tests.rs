@@ -826,3 +826,76 @@ fn a_fork_point_makes_two_mill_threats_at_once_while_placing() {
         0
     );
 }
+
+/// « Fort »'s limits with a fixed depth instead of a clock, so that node counts compare.
+fn strong_to_depth(depth: u32) -> Limits {
+    Limits {
+        depth,
+        ..Level::Strong.limits(GameKind::Morris)
+    }
+}
+
+#[test]
+fn a_kept_table_serves_the_next_search_of_the_game() {
+    for (rules, record) in [
+        (Rules::NINE, "d6 b4 f4 d2 d5"),
+        (Rules::TWELVE, "a7 d6 g1 b6 f6"),
+    ] {
+        let game = crate::record::replay(Morris::with_rules(rules, 100).unwrap(), record).unwrap();
+        let limits = strong_to_depth(6);
+        let mut memory = MorrisMemory::default();
+        let first = search_morris_kept(&game, &limits, &mut || false, 1, &mut memory).unwrap();
+        // Two turns later, on the line the first search expected.
+        let [mine, theirs, ..] = first.pv[..] else {
+            panic!("a line of two turns at least: {first:?}")
+        };
+        let later = game.play_turn(mine).unwrap().play_turn(theirs).unwrap();
+        let kept = search_morris_kept(&later, &limits, &mut || false, 1, &mut memory).unwrap();
+        let fresh = search_morris(&later, &limits, &mut || false, 1).unwrap();
+        assert_eq!((kept.depth, fresh.depth), (6, 6), "{rules:?}");
+        assert!(later.legal_turns().contains(&kept.turn), "{kept:?}");
+        // The positions searched before are found again: fewer nodes for the same depth.
+        assert!(
+            kept.nodes * 10 < fresh.nodes * 9,
+            "{rules:?}: {} nodes with the kept table, {} without",
+            kept.nodes,
+            fresh.nodes
+        );
+    }
+}
+
+#[test]
+fn a_kept_table_of_another_turn_limit_or_rules_is_not_read() {
+    // Ten turns before the limit of 20 the search sees the draw; with 200 it does not. A table
+    // filled under the limit of 20 must not answer for the game with 200, nor one of other rules.
+    let record = "d6 b4 f4 d2 d5 f6 b6 d7 a7 g4";
+    let short = crate::record::replay(Morris::with_max_turns(20).unwrap(), record).unwrap();
+    let long = crate::record::replay(Morris::with_max_turns(200).unwrap(), record).unwrap();
+    let twelve = crate::record::replay(Morris::with_rules(Rules::TWELVE, 200).unwrap(), record);
+    let limits = strong_to_depth(7);
+    for earlier in [short, twelve.unwrap()] {
+        let mut memory = MorrisMemory::default();
+        search_morris_kept(&earlier, &limits, &mut || false, 3, &mut memory).unwrap();
+        let kept = search_morris_kept(&long, &limits, &mut || false, 3, &mut memory).unwrap();
+        assert_eq!(
+            kept,
+            search_morris(&long, &limits, &mut || false, 3).unwrap()
+        );
+    }
+}
+
+#[test]
+fn levels_with_a_budget_answer_the_same_with_a_memory() {
+    let game = AnyGame::Morris(crate::record::replay(Morris::new(), "d6 b4 f4 d2").unwrap());
+    let mut memory = Memory::default();
+    // « Fort » fills the memory; the other levels neither read nor change it.
+    choose_kept(&game, Level::Strong, 1, &mut stop_after(20), &mut memory).unwrap();
+    for level in [Level::Beginner, Level::Easy, Level::Medium] {
+        let kept = choose_kept(&game, level, 5, &mut || false, &mut memory).unwrap();
+        assert_eq!(
+            kept,
+            choose(&game, level, 5, &mut || false).unwrap(),
+            "{level:?}"
+        );
+    }
+}

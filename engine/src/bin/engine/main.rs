@@ -14,7 +14,7 @@
 mod json;
 mod play;
 
-use engine::ai::Level;
+use engine::ai::{Level, Memory};
 use engine::morris::{Morris, Rules};
 use engine::{record, AnyGame, GameKind};
 use play::{Contender, Match};
@@ -374,8 +374,14 @@ fn ai(args: &Args, kind: GameKind, level: Level) -> Result<ExitCode, ExitCode> {
         return Ok(print_line(&line, ExitCode::from(1)));
     }
     let t = Instant::now();
-    let r =
-        play::think(&game, level, args.seed, args.movetime).expect("a game not over has a turn");
+    let r = play::think(
+        &game,
+        level,
+        args.seed,
+        args.movetime,
+        &mut Memory::default(),
+    )
+    .expect("a game not over has a turn");
     eprintln!("time {} ms", t.elapsed().as_millis());
     Ok(print_line(
         &format!("{}\n{}", play::info(&r), r.turn),

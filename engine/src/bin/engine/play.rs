@@ -1,7 +1,7 @@
 //! `engine ai` (one turn for the game on standard input) and `engine match` (two players over
 //! many games). See docs/cli.md.
 
-use engine::ai::{self, AnyTurn, Level, Rng, SearchResult};
+use engine::ai::{self, AnyTurn, Level, Memory, Rng, SearchResult};
 use engine::morris::{Morris, Rules};
 use engine::{AnyGame, GameKind, Illegal, Player};
 use std::fmt;
@@ -51,10 +51,17 @@ impl Contender {
         }
     }
 
-    /// The player's turn; `movetime` bounds level 4.
-    fn pick(self, game: &AnyGame, seed: u64, movetime: Duration) -> Result<AnyTurn, Illegal> {
+    /// The player's turn; `movetime` bounds level 4, which reads and fills the player's `memory`
+    /// of this game.
+    fn pick(
+        self,
+        game: &AnyGame,
+        seed: u64,
+        movetime: Duration,
+        memory: &mut Memory,
+    ) -> Result<AnyTurn, Illegal> {
         match (self, game) {
-            (Contender::Level(level), _) => Ok(think(game, level, seed, movetime)?.turn),
+            (Contender::Level(level), _) => Ok(think(game, level, seed, movetime, memory)?.turn),
             (Contender::Random, AnyGame::Morris(g)) => {
                 ai::random_turn(g, &mut Rng::new(seed)).map(AnyTurn::Morris)
             }
@@ -83,16 +90,18 @@ impl fmt::Display for Contender {
     }
 }
 
-/// One search at a level; level 4 stops when `movetime` has passed.
+/// One search at a level; level 4 stops when `movetime` has passed, and starts from what it
+/// kept in `memory` from the earlier turns of the game.
 pub fn think(
     game: &AnyGame,
     level: Level,
     seed: u64,
     movetime: Duration,
+    memory: &mut Memory,
 ) -> Result<SearchResult<AnyTurn>, Illegal> {
     let start = Instant::now();
     let mut stop = || level.is_timed() && start.elapsed() >= movetime;
-    ai::choose(game, level, seed, &mut stop)
+    ai::choose_kept(game, level, seed, &mut stop, memory)
 }
 
 /// The free-form line `engine ai` prints before its answer.
@@ -251,7 +260,12 @@ impl Match {
             if game.is_over() {
                 break;
             }
-            let t = Contender::Random.pick(&game, rng.next_u64(), self.movetime);
+            let t = Contender::Random.pick(
+                &game,
+                rng.next_u64(),
+                self.movetime,
+                &mut Memory::default(),
+            );
             let t = t.expect("a game not over has a turn");
             game = game.play_token(&t.to_string()).expect("a legal turn");
             record.push(t.to_string());
@@ -260,7 +274,7 @@ impl Match {
     }
 
     /// Plays `game` to its end, A as `a_colour`, each search seeded from `rng`; the turns are
-    /// added to `record`.
+    /// added to `record`. Each player keeps its own memory of the game.
     fn play_out(
         &self,
         mut game: AnyGame,
@@ -268,12 +282,16 @@ impl Match {
         rng: &mut Rng,
         record: &mut Vec<String>,
     ) -> AnyGame {
+        let (mut a_memory, mut b_memory) = (Memory::default(), Memory::default());
         while !game.is_over() {
-            let mover = game.to_move();
-            let player = if mover == a_colour { self.a } else { self.b };
+            let (player, memory) = if game.to_move() == a_colour {
+                (self.a, &mut a_memory)
+            } else {
+                (self.b, &mut b_memory)
+            };
             let seed = self.seed ^ rng.next_u64();
             let t = player
-                .pick(&game, seed, self.movetime)
+                .pick(&game, seed, self.movetime, memory)
                 .expect("a game not over has a turn");
             let token = t.to_string();
             game = match game.play_token(&token) {
