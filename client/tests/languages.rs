@@ -193,6 +193,33 @@ fn the_pages_titles_follow_the_language() {
 }
 
 #[test]
+fn a_morris_heading_counts_the_pieces_in_english_and_not_in_french() {
+    use client::model::text::{heading_name, morris_name};
+    use engine::morris::{Param, Rules};
+    let eleven = Rules::NINE.with(Param::Pieces, 11).unwrap();
+    i18n::set(Lang::En);
+    assert_eq!(morris_name(Rules::NINE), "Nine Men's Morris");
+    assert_eq!(morris_name(Rules::GUR9), "Nine Men's Morris");
+    assert_eq!(morris_name(Rules::LASKER), "Ten Men's Morris");
+    assert_eq!(morris_name(eleven), "Eleven Men's Morris");
+    assert_eq!(morris_name(Rules::TWELVE), "Twelve Men's Morris");
+    // A room's heading before its rules are known, and the other game's.
+    assert_eq!(heading_name(GameKind::Morris, None), "Nine Men's Morris");
+    assert_eq!(
+        heading_name(GameKind::Morris, Some(Rules::TWELVE)),
+        "Twelve Men's Morris"
+    );
+    assert_eq!(
+        heading_name(GameKind::Meta, Some(Rules::TWELVE)),
+        "Ultimate tic-tac-toe"
+    );
+    i18n::set(Lang::Fr);
+    for rules in [Rules::NINE, Rules::LASKER, eleven, Rules::TWELVE] {
+        assert_eq!(morris_name(rules), "Jeu du moulin");
+    }
+}
+
+#[test]
 fn counts_take_the_plural_of_each_language() {
     use client::model::text::boards_won;
     i18n::set(Lang::Fr);

@@ -196,6 +196,20 @@ test('switching mid-game changes every text at once and nothing of the game; the
   await context.close();
 });
 
+test('the Morris heading names the game by its pieces in English, not in French', async () => {
+  const { page, context, errors } = await open('/moulin');
+  const heading = page.locator('main h1');
+  assert.match(await heading.innerText(), /^Nine Men's Morris/);
+  await page.locator('aside.rules').getByLabel('Rule set').selectOption({ label: "Twelve men's (diagonals)" });
+  await heading.filter({ hasText: "Twelve Men's Morris" }).waitFor();
+  await page.locator('aside.rules').getByLabel('Rule set').selectOption({ label: 'Lasker (10 pieces)' });
+  await heading.filter({ hasText: "Ten Men's Morris" }).waitFor();
+  await switchTo(page, 'fr');
+  await heading.filter({ hasText: 'Jeu du moulin' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the Meta Morpion hot-seat end, the computer\'s settings and the viewer\'s verdicts in English', async () => {
   const { page, context, errors } = await open('/meta-morpion');
   // A refusal and the required-board hint.

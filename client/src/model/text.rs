@@ -22,6 +22,25 @@ pub fn game_name(kind: engine::GameKind) -> &'static str {
     }
 }
 
+/// The name a Morris game's heading gives it under `rules`: in English it counts the pieces
+/// (« Twelve Men's Morris »), in French it is always « Jeu du moulin ».
+pub fn morris_name(rules: Rules) -> &'static str {
+    match rules.pieces() {
+        10 => t::game_morris_ten(),
+        11 => t::game_morris_eleven(),
+        12 => t::game_morris_twelve(),
+        _ => t::game_morris(),
+    }
+}
+
+/// The heading of a game page: the game's name, the Morris one under its rules once known.
+pub fn heading_name(kind: engine::GameKind, rules: Option<Rules>) -> &'static str {
+    match (kind, rules) {
+        (engine::GameKind::Morris, Some(rules)) => morris_name(rules),
+        _ => game_name(kind),
+    }
+}
+
 /// « Bleu » or « Rouge ».
 pub fn player_name(p: Player) -> &'static str {
     match p {

@@ -629,4 +629,4 @@ pub fn piece_label(p: Player) -> String {
     t::piece_of(text::colour(p))
 }
 
-pub use crate::model::text::game_name;
+pub use crate::model::text::{game_name, heading_name};

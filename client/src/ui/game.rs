@@ -20,8 +20,9 @@ pub trait GameView: PageGame {
     const KEYS: [&'static str; 2];
     /// The turn-limit field in the « Nouvelle partie » dialog (Morris).
     const WITH_LIMIT: bool;
-    /// « Jeu du moulin », « Méta Morpion ».
-    fn name() -> &'static str;
+    /// The heading's name of `game`: « Méta Morpion », « Jeu du moulin » (in English the
+    /// Morris name counts the pieces of its rules: « Twelve Men's Morris »).
+    fn name(game: &Self) -> &'static str;
     /// The CSS selector of a point's or cell's element (`[data-point="3"]`).
     fn selector(focus: Self::Focus) -> String;
     /// A player card's detail for the position shown.
@@ -76,7 +77,7 @@ pub fn GamePage<G: GameView>(props: &GamePageProps) -> Html {
     };
     let to_dispatch = |e: Event<G>| dispatch.reform(move |_: ()| e.clone());
     game_page(Parts {
-        name: G::name(),
+        name: G::name(g),
         class: G::CLASS,
         hooks: Hooks::of(m.table(), c),
         computer: props.computer,

@@ -16,7 +16,7 @@ impl GameView for Meta {
     const CLASS: &'static str = "meta";
     const KEYS: [&'static str; 2] = ["meta-morpion-computer-v1", "meta-morpion-hot-seat-v1"];
     const WITH_LIMIT: bool = false;
-    fn name() -> &'static str {
+    fn name(_: &Self) -> &'static str {
         t::game_meta()
     }
     fn selector(c: Cell) -> String {

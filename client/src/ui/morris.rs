@@ -18,8 +18,8 @@ impl GameView for Morris {
     const CLASS: &'static str = "morris";
     const KEYS: [&'static str; 2] = ["moulin-computer-v1", "moulin-hot-seat-v1"];
     const WITH_LIMIT: bool = true;
-    fn name() -> &'static str {
-        t::game_morris()
+    fn name(g: &Morris) -> &'static str {
+        text::morris_name(g.rules())
     }
     fn selector(p: Point) -> String {
         format!("[data-point=\"{}\"]", p.index())

@@ -1,7 +1,7 @@
 //! The open room's page: its model's view drawn, every click sent to its loop.
 
 use super::super::boards::{MetaBoard, MorrisBoard};
-use super::super::common::game_name;
+use super::super::common::heading_name;
 use super::super::common::{
     board_key, follow_focus, rules_in_words, viewer_link, Announcer, BoardKey, GameLink,
     LimitField, NoWebRtcNotice, PlayerCard, Status,
@@ -261,7 +261,7 @@ fn room_view(
             data-first-peer-ms={first_peer.map(|t| t.to_string())}
             data-game-number={v.game_number.to_string()}>
             <Announcer text={speech.said().to_string()} serial={speech.serial} />
-            <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ if v.seated { Html::from(t::mode_you_are(v.seat_name)) } else { words(t::mode_no_seat()) } }</span></h1>
+            <h1>{ heading_name(v.kind, v.rules) }<span class="mode">{ " " }{ if v.seated { Html::from(t::mode_you_are(v.seat_name)) } else { words(t::mode_no_seat()) } }</span></h1>
             // Without WebRTC nothing else can work: said first, with the games that need none.
             if v.no_webrtc == Some(client_net::NoWebRtc::Here) {
                 <NoWebRtcNotice kind={v.kind} text={t::no_webrtc_room()} go={go.clone()} />
@@ -290,7 +290,7 @@ fn room_view(
 fn full_room(v: &View, go: &Callback<Route>) -> Html {
     html! {
         <main class={classes!("page", "game", "remote", v.kind.as_str())} data-room-full="">
-            <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ words(t::mode_remote()) }</span></h1>
+            <h1>{ heading_name(v.kind, v.rules) }<span class="mode">{ " " }{ words(t::mode_remote()) }</span></h1>
             <section class="panel" role="alert">
                 <h2>{ words(t::room_full_title()) }</h2>
                 <p>{ words(t::room_full_long()) }</p>

@@ -6,7 +6,7 @@
 
 use super::super::boards::{MetaBoard, MorrisBoard};
 use super::super::common::{
-    game_name, rules_in_words, viewer_link, Announcer, GameLink, PlayerCard, Status,
+    heading_name, rules_in_words, viewer_link, Announcer, GameLink, PlayerCard, Status,
 };
 use super::super::history::{browsing_banner, history_panel, listen_keys};
 use super::super::{browser, use_lang, words, Route};
@@ -144,7 +144,7 @@ fn watch_view(
         };
         return html! {
             <main class={classes!("page", "narrow", "watch", v.kind.as_str())} data-watch="">
-                <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ words(t::mode_watching()) }</span></h1>
+                <h1>{ heading_name(v.kind, v.rules) }<span class="mode">{ " " }{ words(t::mode_watching()) }</span></h1>
                 <section class="panel" role="alert" data-watch-refused={(hook == "refused").then_some("")}
                     data-watch-empty={(hook == "empty").then_some("")}>
                     <p>{ words(text) }</p>
@@ -158,7 +158,7 @@ fn watch_view(
             data-watch="" data-game-number={v.game_number.to_string()}
             data-first-peer-ms={first_peer.map(|t| t.to_string())}>
             <Announcer text={speech.said().to_string()} serial={speech.serial} />
-            <h1>{ game_name(v.kind) }<span class="mode">{ " " }{ words(t::mode_watching()) }</span></h1>
+            <h1>{ heading_name(v.kind, v.rules) }<span class="mode">{ " " }{ words(t::mode_watching()) }</span></h1>
             <p class="hint">{ words(t::watch_read_only()) }</p>
             if let Some(refused) = v.refused {
                 <section class="panel" role="alert" data-watch-refused="">
