@@ -51,6 +51,23 @@ export async function until(page, fn, arg, { timeout = 20000, what = String(fn) 
   }
 }
 
+/** [`until`] on a game page, whose failure says what the page shows (its turns, record, status
+ * and notices): a lost click and a silent page differ. */
+export async function untilOnGame(page, fn, arg, { timeout = 20000, what } = {}) {
+  try {
+    return await until(page, fn, arg, { timeout, what });
+  } catch (e) {
+    const state = await page.evaluate(() => {
+      const d = document.querySelector('main').dataset;
+      const notices = [...document.querySelectorAll('[role="alert"], .notice')].map((n) => n.textContent);
+      return { turns: d.turns, thinking: d.thinking, record: d.record, notices,
+        plies: document.querySelectorAll('[data-ply]').length,
+        status: document.querySelector('[data-status]')?.textContent };
+    });
+    throw new Error(`${e.message}; the page: ${JSON.stringify(state)}`);
+  }
+}
+
 /** Waits for an element matching `selector`; with `text`, one whose text contains it. */
 export function visible(page, selector, text = '', timeout = 20000) {
   return until(page, ({ selector, text }) => [...document.querySelectorAll(selector)]

@@ -11,7 +11,7 @@ import {
   startRelay, launchBrowser, DESKTOP, engineReplay, engineAi, morrisClicks, cell, boardString, median,
   MORRIS_GAME, META_GAME,
 } from './harness.mjs';
-import { launchFirefox, firefoxPage, until, visible, clickNamed, fillLabelled } from './firefox.mjs';
+import { launchFirefox, firefoxPage, until, untilOnGame, visible, clickNamed, fillLabelled } from './firefox.mjs';
 
 let relay;
 let chromium;
@@ -51,7 +51,8 @@ test('Firefox: a whole hot-seat Morris game by clicks', async () => {
   const tokens = MORRIS_GAME.split(' ');
   for (const [i, token] of tokens.entries()) {
     for (const p of morrisClicks(token)) await page.click(`[data-point="${p}"]`);
-    await until(page, (n) => document.querySelectorAll('[data-ply]').length >= n, i + 1, { what: `turn ${i + 1} in the history` });
+    await untilOnGame(page, (n) => document.querySelectorAll('[data-ply]').length >= n, i + 1,
+      { what: `turn ${i + 1} (${token}) in the history` });
   }
   assert.deepEqual(await status(page), { status: 'won', winner: '0' });
   assert.equal(await boardString(page, 'data-point', 24, 'BR'), engineReplay('morris', MORRIS_GAME).board);
@@ -66,19 +67,7 @@ test('Firefox: a whole Morris game against the computer (« Débutant », its We
   await clickNamed(page, 'Débutant', 'label');
   await clickNamed(page, 'Commencer');
   // What the page shows, for a failure's message: a lost click and a silent computer differ.
-  const waitFor = async (fn, arg, what) => {
-    try {
-      return await until(page, fn, arg, { timeout: 30000, what });
-    } catch (e) {
-      const state = await page.evaluate(() => {
-        const d = document.querySelector('main').dataset;
-        const notices = [...document.querySelectorAll('[role="alert"]')].map((n) => n.textContent);
-        return { turns: d.turns, thinking: d.thinking, record: d.record, notices,
-          status: document.querySelector('[data-status]').textContent };
-      });
-      throw new Error(`${e.message}; the page: ${JSON.stringify(state)}`);
-    }
-  };
+  const waitFor = (fn, arg, what) => untilOnGame(page, fn, arg, { timeout: 30000, what });
   let record = '';
   for (let turns = 0; ;) {
     // The player's turn (Blue), or the end.
