@@ -196,16 +196,29 @@ test('switching mid-game changes every text at once and nothing of the game; the
   await context.close();
 });
 
-test('the Morris heading names the game by its pieces in English, not in French', async () => {
+test('the Morris heading and tab title name the game by its pieces in English, not in French', async () => {
   const { page, context, errors } = await open('/moulin');
   const heading = page.locator('main h1');
+  const titled = (title) => page.waitForFunction((t) => document.title === t, title);
   assert.match(await heading.innerText(), /^Nine Men's Morris/);
+  assert.equal(await page.title(), "Nine Men's Morris — two players");
   await page.locator('aside.rules').getByLabel('Rule set').selectOption({ label: "Twelve men's (diagonals)" });
   await heading.filter({ hasText: "Twelve Men's Morris" }).waitFor();
-  await page.locator('aside.rules').getByLabel('Rule set').selectOption({ label: 'Lasker (10 pieces)' });
+  await titled("Twelve Men's Morris — two players");
+  // A twelve-piece game, once begun, keeps its name in the tab after a reload.
+  await page.locator('[data-point="0"]').click();
+  await page.locator('[data-ply]').nth(1).waitFor();
+  await page.reload();
+  await heading.filter({ hasText: "Twelve Men's Morris" }).waitFor();
+  await titled("Twelve Men's Morris — two players");
+  await page.getByRole('button', { name: 'New game' }).click();
+  await page.getByRole('dialog').getByLabel('Rule set').selectOption({ label: 'Lasker (10 pieces)' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
   await heading.filter({ hasText: "Ten Men's Morris" }).waitFor();
+  await titled("Ten Men's Morris — two players");
   await switchTo(page, 'fr');
   await heading.filter({ hasText: 'Jeu du moulin' }).waitFor();
+  await titled('Jeu du moulin — deux joueurs');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -245,14 +258,18 @@ test('the Meta Morpion hot-seat end, the computer\'s settings and the viewer\'s 
   await viewer.context.close();
 });
 
-test('a French host and an English guest each read their room in their own language', async () => {
+test('a French host and an English guest each read their twelve-piece room in their own language', async () => {
   const host = await player(DESKTOP);
   const guestContext = await ctx.browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
   const guest = { context: guestContext, page: await guestContext.newPage(), errors: [] };
   guest.page.on('pageerror', (e) => guest.errors.push(String(e)));
-  const { link } = await createRoom(host.page, 'morris');
+  const { link } = await createRoom(host.page, 'morris', undefined, 'twelve');
   await assertSpeaks(host.page, 'fr', 'the host\'s waiting room');
   await join(guest.page, host.page, link);
+  // Twelve pieces a side: the English page names the game by them, the French one does not.
+  await guest.page.locator('main h1', { hasText: "Twelve Men's Morris" }).waitFor();
+  await guest.page.waitForFunction(() => document.title.endsWith("Twelve Men's Morris — remote"));
+  await host.page.waitForFunction(() => document.title.endsWith('Jeu du moulin — à distance'));
   await host.page.locator('[data-point="9"]').click();
   await guest.page.locator('[data-point="9"][data-piece="0"]').waitFor();
   await assertSpeaks(guest.page, 'en', 'the guest\'s room');

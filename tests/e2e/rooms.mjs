@@ -31,13 +31,14 @@ export function roomKit(ctx, figures) {
     return { page, context, errors };
   }
 
-  /** Host side: lobby → create the room; returns the invite link and code. */
-  async function createRoom(page, game, limit) {
+  /** Host side: lobby → create the room (a Morris one under the named `rules` if given); returns the invite link and code. */
+  async function createRoom(page, game, limit, rules) {
     await page.goto(`${ctx.relay.url}/`);
     const card = page.locator('article.game-card', { has: page.getByRole('heading', { name: game === 'morris' ? 'Jeu du moulin' : 'Méta Morpion' }) });
     await card.getByRole('link', { name: 'Jouer à distance' }).click();
     await page.getByRole('button', { name: 'Créer le salon' }).waitFor();
     if (limit !== undefined) await page.getByLabel('Limite de tours (1 à 500)').fill(String(limit));
+    if (rules !== undefined) await page.getByLabel('Règles du jeu').selectOption(rules);
     await page.getByRole('button', { name: 'Créer le salon' }).click();
     const linkBox = page.locator('[data-invite-link]');
     await linkBox.waitFor();

@@ -6,7 +6,7 @@
 use super::board_page::{use_board_page, BoardHandles};
 use super::boards::use_coords;
 use super::page::{game_page, review_link, Hooks, Parts};
-use super::{browser, use_lang, GamePageProps};
+use super::{browser, use_lang, GamePageProps, Route};
 use crate::i18n::Text;
 use crate::model::game::{Event, Model, PageGame};
 use engine::{AnyGame, Player};
@@ -49,12 +49,13 @@ fn against_computer<G: GameView>() -> Model<G> {
     Model::against_computer(browser::seed())
 }
 
-/// A game's page, hot-seat or against the computer (`props.computer`).
+/// A game's page, hot-seat or against the computer (`props.route`).
 #[component]
 pub fn GamePage<G: GameView>(props: &GamePageProps) -> Html {
     use_lang();
     let [computer_key, hot_seat_key] = G::KEYS;
-    let (init, key): (fn() -> Model<G>, _) = match props.computer {
+    let computer = matches!(props.route, Route::Computer(_));
+    let (init, key): (fn() -> Model<G>, _) = match computer {
         true => (against_computer::<G>, computer_key),
         false => (Model::new, hot_seat_key),
     };
@@ -75,12 +76,17 @@ pub fn GamePage<G: GameView>(props: &GamePageProps) -> Html {
             playing && shown.to_move() == p,
         )
     };
+    // The tab's title names the game as the heading does (in English, by the rules' pieces).
+    let name = G::name(g);
+    use_effect_with(props.route.title_named(name), |title| {
+        browser::set_title_soon(title.clone());
+    });
     let to_dispatch = |e: Event<G>| dispatch.reform(move |_: ()| e.clone());
     game_page(Parts {
-        name: G::name(g),
+        name,
         class: G::CLASS,
         hooks: Hooks::of(m.table(), c),
-        computer: props.computer,
+        computer,
         cards: [card(Player::Blue), card(Player::Red)],
         result: g.outcome().map(|o| o.winner),
         status: m.status(),

@@ -128,17 +128,34 @@ impl Route {
         }
     }
 
-    /// The document title of the route's page.
+    /// The document title of the route's page, the game named as its address says.
     pub fn title(self) -> String {
+        self.title_named(self.kind().map_or("", common::game_name))
+    }
+
+    /// The game the route's page is about, if one.
+    fn kind(self) -> Option<GameKind> {
+        match self {
+            Route::Morris => Some(GameKind::Morris),
+            Route::Meta => Some(GameKind::Meta),
+            Route::Computer(kind)
+            | Route::Lobby(kind)
+            | Route::Room(kind)
+            | Route::Paired(kind)
+            | Route::Watch(kind) => Some(kind),
+            Route::Home | Route::NotFound | Route::Viewer => None,
+        }
+    }
+
+    /// The document title of the route's page, the game called `name`: a game page names it
+    /// as its heading does, a Morris game by its rules (« Twelve Men's Morris — two players »).
+    pub fn title_named(self, name: &str) -> String {
         match self {
             Route::Home | Route::NotFound => t::title_home().to_string(),
-            Route::Morris => t::title_hot_seat(common::game_name(GameKind::Morris)),
-            Route::Meta => t::title_hot_seat(common::game_name(GameKind::Meta)),
-            Route::Computer(kind) => t::title_computer(common::game_name(kind)),
-            Route::Lobby(kind) | Route::Room(kind) | Route::Paired(kind) => {
-                t::title_remote(common::game_name(kind))
-            }
-            Route::Watch(kind) => t::watch_title(common::game_name(kind)),
+            Route::Morris | Route::Meta => t::title_hot_seat(name),
+            Route::Computer(_) => t::title_computer(name),
+            Route::Lobby(_) | Route::Room(_) | Route::Paired(_) => t::title_remote(name),
+            Route::Watch(_) => t::watch_title(name),
             Route::Viewer => t::title_viewer().to_string(),
         }
     }
@@ -160,9 +177,8 @@ pub enum Bundle {
 /// A game page: hot-seat, or against the computer.
 #[derive(Properties, PartialEq)]
 pub struct GamePageProps {
-    /// Against the computer.
-    #[prop_or_default]
-    pub computer: bool,
+    /// The page's route: hot-seat, or against the computer.
+    pub route: Route,
 }
 
 fn current_href() -> String {
@@ -310,16 +326,18 @@ fn page(route: Route, go: &Callback<Route>) -> Html {
         Route::Home => html! { <home::Home go={go.clone()} /> },
         // Keyed: the hot-seat page and the computer's have a model each.
         #[cfg(feature = "local")]
-        Route::Morris => html! { <game::GamePage<engine::morris::Morris> key="hot-seat" /> },
+        Route::Morris => {
+            html! { <game::GamePage<engine::morris::Morris> key="hot-seat" {route} /> }
+        }
         #[cfg(feature = "local")]
-        Route::Meta => html! { <game::GamePage<engine::meta::Meta> key="hot-seat" /> },
+        Route::Meta => html! { <game::GamePage<engine::meta::Meta> key="hot-seat" {route} /> },
         #[cfg(feature = "local")]
         Route::Computer(GameKind::Morris) => {
-            html! { <game::GamePage<engine::morris::Morris> key="computer" computer=true /> }
+            html! { <game::GamePage<engine::morris::Morris> key="computer" {route} /> }
         }
         #[cfg(feature = "local")]
         Route::Computer(GameKind::Meta) => {
-            html! { <game::GamePage<engine::meta::Meta> key="computer" computer=true /> }
+            html! { <game::GamePage<engine::meta::Meta> key="computer" {route} /> }
         }
         #[cfg(feature = "local")]
         Route::Viewer => html! { <viewer::ViewerPage /> },

@@ -72,8 +72,8 @@ pub(super) fn RoomBody(props: &BodyProps) -> Html {
     {
         // The tab's title says when the player is wanted: their move, or a proposal to answer.
         let title = view.title;
-        use_effect_with(title, move |title| {
-            let base = Route::Room(kind).title();
+        let base = Route::Room(kind).title_named(heading_name(kind, view.rules));
+        use_effect_with((title, base), move |(title, base)| {
             browser::set_title_soon(title.map_or(base.to_string(), |t| format!("{t} · {base}")));
         });
     }

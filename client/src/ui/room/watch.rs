@@ -110,8 +110,9 @@ pub fn WatchPage(props: &WatchProps) -> Html {
     };
     let view = w.model.borrow().view();
     let speech = w.model.borrow().speech().clone();
-    // The tab's title: the game's name in the page's language.
-    use_effect_with(Route::Watch(view.kind).title(), |title| {
+    // The tab's title: the game's name as the heading says it, in the page's language.
+    let title = Route::Watch(view.kind).title_named(heading_name(view.kind, view.rules));
+    use_effect_with(title, |title| {
         browser::set_title_soon(title.clone());
     });
     watch_view(view, &act, speech, w.first_peer.get(), &props.go)
