@@ -2,8 +2,9 @@
 // chooses « Gur 9 » and colours drawn by lot in the lobby; the link announces them and the guest
 // sees them before any move; both pages say the draw (« Tirage au sort : vous jouez … »); a whole
 // game is played under gur9 with both boards checked against `engine replay --rules gur9` after
-// every turn; the exported transcript passes `engine verify`, which recomputes the draw and names
-// the rules; a rematch under Lasker, proposed by the host, is drawn again.
+// every turn, and the turns without a capture counted on both pages; the exported transcript
+// passes `engine verify`, which recomputes the draw and names the rules; a rematch under Lasker,
+// proposed by the host, is drawn again.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -76,6 +77,11 @@ test('a gur9 room with colours by lot: announced, drawn on both sides, played wh
     await playTurn(pages[i % 2], pages[1 - (i % 2)], selectors, 'data-point', 24, 'BR');
     const expected = replay(tokens.slice(0, i + 1).join(' '), GUR9).board;
     for (const p of pages) assert.equal(await boardString(p, 'data-point', 24, 'BR'), expected, `turn ${i + 1}`);
+    // How near the quiet draw is: the turns since the last capture.
+    const quiet = i + 1 - (tokens.slice(0, i + 1).findLastIndex((t) => t.includes('x')) + 1);
+    for (const p of pages) {
+      await p.locator('.progress', { hasText: `Tours joués : ${i + 1} sur 100 · sans prise : ${quiet} sur 50` }).waitFor();
+    }
   }
   const end = replay(tokens.join(' '), GUR9);
   assert.equal(end.phase, 'over');

@@ -41,6 +41,19 @@ pub fn heading_name(kind: engine::GameKind, rules: Option<Rules>) -> &'static st
     }
 }
 
+/// A Morris game's progress line: « Tours joués : 12 sur 100 », and under the `quiet` rule how
+/// near its draw is (« · sans prise : 7 sur 50 »).
+pub fn morris_progress(g: &Morris) -> String {
+    let played = t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string());
+    match g.rules().quiet() {
+        0 => played,
+        quiet => {
+            let without = t::quiet_progress(&g.quiet_turns().to_string(), &quiet.to_string());
+            format!("{played} · {without}")
+        }
+    }
+}
+
 /// « Bleu » or « Rouge ».
 pub fn player_name(p: Player) -> &'static str {
     match p {
@@ -410,6 +423,23 @@ mod tests {
             Some("Partie nulle : 2 tours de suite sans capture.")
         );
         assert_eq!(morris_result(&Morris::new()), None);
+    }
+
+    #[test]
+    fn the_progress_line_counts_the_turns_without_a_capture_under_the_quiet_rule() {
+        assert_eq!(morris_progress(&Morris::new()), "Tours joués : 0 sur 100");
+        let gur9 = Rules::named("gur9").unwrap();
+        let start = Morris::with_rules(gur9, 80).unwrap();
+        assert_eq!(
+            morris_progress(&start),
+            "Tours joués : 0 sur 80 · sans prise : 0 sur 50"
+        );
+        // The capture of turn 5 starts the count again.
+        let g = engine::record::replay(start, "a7 b6 d7 d6 g7xb6 d2").unwrap();
+        assert_eq!(
+            morris_progress(&g),
+            "Tours joués : 6 sur 80 · sans prise : 1 sur 50"
+        );
     }
 
     #[test]

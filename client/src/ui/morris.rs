@@ -6,7 +6,6 @@ use super::board_page::BoardHandles;
 use super::boards::MorrisBoard;
 use super::common::{rules_in_words, LimitField, RulesField};
 use super::game::GameView;
-use crate::i18n::t;
 use crate::model::game::{Event, Model};
 use crate::model::morris::Setting;
 use crate::model::text;
@@ -39,7 +38,7 @@ impl GameView for Morris {
         None
     }
     fn progress(g: &Morris) -> String {
-        t::morris_progress(&g.turns().to_string(), &g.max_turns().to_string())
+        text::morris_progress(g)
     }
     fn rules(g: &Morris) -> Html {
         rules_in_words(g.rules())

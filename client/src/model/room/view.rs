@@ -759,12 +759,11 @@ impl<P: Copy + Eq> RoomModel<P> {
     }
 }
 
-/// « Tours joués : 12 sur 100 », « Tours joués : 30 sur 81 au plus ».
+/// « Tours joués : 12 sur 100 » (and under the `quiet` rule « · sans prise : 7 sur 50 »),
+/// « Tours joués : 30 sur 81 au plus ».
 pub(super) fn progress(g: &AnyGame) -> String {
     match g {
-        AnyGame::Morris(m) => {
-            t::morris_progress(&m.turns().to_string(), &m.max_turns().to_string())
-        }
+        AnyGame::Morris(m) => game_text::morris_progress(m),
         AnyGame::Meta(m) => t::meta_progress(&m.moves().to_string()),
     }
 }
