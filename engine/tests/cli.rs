@@ -415,6 +415,39 @@ fn ai_and_match_usage_errors_exit_two() {
             "e5 z9",
         ],
         vec!["ai", "morris", "--level", "2", "--opening", "d6"],
+        vec!["ai", "morris", "--level", "2", "--random-turns", "1"],
+        vec![
+            "match",
+            "morris",
+            "--a",
+            "1",
+            "--b",
+            "2",
+            "--random-turns",
+            "11",
+        ],
+        vec![
+            "match",
+            "morris",
+            "--a",
+            "1",
+            "--b",
+            "2",
+            "--random-turns",
+            "-1",
+        ],
+        vec![
+            "match",
+            "morris",
+            "--a",
+            "1",
+            "--b",
+            "2",
+            "--random-turns",
+            "1",
+            "--opening",
+            "d6",
+        ],
         vec!["replay", "morris", "--level", "3"],
     ] {
         let o = engine(&args, b"");
@@ -456,6 +489,48 @@ fn match_opening_starts_every_game_from_the_given_turns() {
             .any(|l| !l.split(" s) ").nth(1).unwrap().starts_with("d6 f4 b4 ")),
         "{random}"
     );
+}
+
+#[test]
+fn match_random_turns_sets_how_many_random_turns_each_pair_of_games_shares() {
+    // A (ab1) and B (random) play differently: past the random turns, the two games of a pair
+    // (A Blue, then A Red) part.
+    let records = |turns: &str| {
+        let mut args = vec!["match", "morris", "--a", "ab1", "--b", "random"];
+        args.extend(["--games", "6", "--seed", "1"]);
+        if !turns.is_empty() {
+            args.extend(["--random-turns", turns]);
+        }
+        let o = engine(&args, b"");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = stdout(&o);
+        let records: Vec<Vec<String>> = out
+            .lines()
+            .take(6)
+            .map(|l| {
+                let record = l.split(" s) ").nth(1).unwrap();
+                record.split(' ').map(String::from).collect()
+            })
+            .collect();
+        records
+    };
+    // How many first turns the two games of each pair have in common.
+    let shared = |r: &[Vec<String>]| -> Vec<usize> {
+        r.chunks(2)
+            .map(|p| p[0].iter().zip(&p[1]).take_while(|(a, b)| a == b).count())
+            .collect()
+    };
+    let six = records("6");
+    assert!(shared(&six).iter().all(|&n| n >= 6), "{six:?}");
+    assert!(
+        six[0][..6] != six[2][..6] || six[2][..6] != six[4][..6],
+        "the pairs' openings differ"
+    );
+    let none = records("0");
+    assert!(shared(&none).iter().all(|&n| n < 6), "{none:?}");
+    // The default is two.
+    assert_eq!(records(""), records("2"));
+    assert!(shared(&records("")).iter().all(|&n| (2..6).contains(&n)));
 }
 
 #[test]

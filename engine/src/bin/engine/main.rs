@@ -8,7 +8,7 @@
 //! engine replay [morris|meta] [--max-turns N] [--rules R] < record   (or from its headers)
 //! engine verify < transcript
 //! engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R] < record
-//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N] [--rules R] [--opening RECORD]
+//! engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N] [--rules R] [--opening RECORD | --random-turns N]
 //! ```
 
 mod json;
@@ -36,7 +36,7 @@ usage:
   engine ai morris|meta --level 1-4 [--seed S] [--movetime MS] [--max-turns N] [--rules R]
                                                  < record: the computer's turn (last line)
   engine match morris|meta --a P --b P [--games N] [--movetime MS] [--seed S] [--max-turns N]
-                                                 [--rules R] [--opening RECORD]
+                                                 [--rules R] [--opening RECORD | --random-turns N]
                                                  P: 1-4, random, abN (morris), uctN (meta)
 
 A record is whitespace-separated turns in algebraic notation (morris: d6, a7-d7, d6xb4;
@@ -46,8 +46,8 @@ morris only. --rules (morris only, default nine) is a rule set: a name (nine, no
 lasker, twelve, gur9), key=value items (pieces=9-12, diagonals=0/1, flying=0/1,
 lasker=0/1, quiet=0-500), or a name then items: twelve,flying=0.
 --movetime bounds level 4 (default 1000 ms); levels 1-3 have fixed budgets and
-ignore it. --seed defaults to 0, --games to 2. --opening \"d6 f4\" starts every game of
-a match from those turns instead of two random ones.
+ignore it. --seed defaults to 0, --games to 2. Each pair of games starts from
+--random-turns random turns (0-10, default 2), or from --opening \"d6 f4\"'s turns.
 Exit status: 0 success, 1 illegal record or transcript or finished game, 2 usage error.
 The full contract: docs/cli.md.";
 
@@ -72,6 +72,8 @@ enum Command {
         games: u32,
         /// The turns every game starts from, instead of random ones.
         opening: Option<String>,
+        /// How many random turns start each pair of games (without `opening`).
+        random_turns: u32,
     },
 }
 
@@ -101,6 +103,7 @@ struct Options {
     b: Option<String>,
     games: Option<u32>,
     opening: Option<String>,
+    random_turns: Option<u32>,
 }
 
 fn number<T: std::str::FromStr>(name: &str, v: OsString) -> Result<T, String> {
@@ -127,6 +130,7 @@ fn parse_args(argv: impl IntoIterator<Item = OsString>) -> Result<Parsed, String
         ("b", o.b.is_some()),
         ("games", o.games.is_some()),
         ("opening", o.opening.is_some()),
+        ("random-turns", o.random_turns.is_some()),
     ];
     if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
         return Err(format!("--{name} does not apply to this command"));
@@ -183,6 +187,16 @@ fn read_options(
             Long("b") => o.b = Some(text(value(&mut parser)?)?),
             Long("games") => o.games = Some(number("games", value(&mut parser)?)?),
             Long("opening") => o.opening = Some(text(value(&mut parser)?)?),
+            Long("random-turns") => {
+                let n = number("random-turns", value(&mut parser)?)?;
+                if n > play::MAX_RANDOM_TURNS {
+                    return Err(format!(
+                        "--random-turns: 0 to {}, not {n}",
+                        play::MAX_RANDOM_TURNS
+                    ));
+                }
+                o.random_turns = Some(n);
+            }
             Value(v) => positional.push(text(v)?),
             _ => return Err(arg.unexpected().to_string()),
         }
@@ -251,7 +265,15 @@ fn command(
         Some("match") => {
             let kind = kind(positional.get(1))?;
             no_more(2, "")?;
-            let allowed: &[&str] = &["a", "b", "games", "seed", "movetime", "opening"];
+            let allowed: &[&str] = &[
+                "a",
+                "b",
+                "games",
+                "seed",
+                "movetime",
+                "opening",
+                "random-turns",
+            ];
             (match_command(kind, o)?, allowed)
         }
         Some(other) => return Err(format!("unknown command {other:?}")),
@@ -269,12 +291,16 @@ fn match_command(kind: GameKind, o: &Options) -> Result<Command, String> {
     if games == 0 {
         return Err("--games: at least 1".into());
     }
+    if o.opening.is_some() && o.random_turns.is_some() {
+        return Err("--opening and --random-turns exclude each other".into());
+    }
     Ok(Command::Match {
         kind,
         a,
         b,
         games,
         opening: o.opening.clone(),
+        random_turns: o.random_turns.unwrap_or(play::RANDOM_TURNS),
     })
 }
 
@@ -305,6 +331,7 @@ fn main() -> ExitCode {
             b,
             games,
             ref opening,
+            random_turns,
         } => {
             let mut m = Match {
                 kind,
@@ -316,6 +343,7 @@ fn main() -> ExitCode {
                 movetime: args.movetime,
                 seed: args.seed,
                 opening: None,
+                random_turns,
             };
             if let Some(text) = opening {
                 match m.start(text) {

@@ -149,10 +149,17 @@ pub struct Match {
     pub seed: u64,
     /// The game every game starts from (`--opening`) and its turns; `None`: random openings.
     pub opening: Option<(AnyGame, Vec<String>)>,
+    /// Without `opening`, how many random turns start each pair of games (`--random-turns`).
+    pub random_turns: u32,
 }
 
-/// Random turns that start each pair of games, so that games differ.
-const OPENING_TURNS: u32 = 2;
+/// Random turns that start each pair of games by default, so that games differ. Under rules
+/// where one turn can lose a piece by force (`twelve`), a random turn of the side measured is a
+/// handicap the real game never gives it: `--random-turns 1` leaves it all its own turns when it
+/// plays Red (docs/ai.md, « Strength under other rules »).
+pub const RANDOM_TURNS: u32 = 2;
+/// At most this many (`--random-turns`).
+pub const MAX_RANDOM_TURNS: u32 = 10;
 
 impl Tally {
     /// Counts a finished game's winner from A's side (A playing `a_colour`); the result's words.
@@ -248,15 +255,15 @@ impl Match {
         }
     }
 
-    /// The given opening, or a new game and its first [`OPENING_TURNS`] random turns, drawn
-    /// from `rng`, as tokens.
+    /// The given opening, or a new game and its first `random_turns` random turns, drawn from
+    /// `rng`, as tokens.
     fn opening(&self, rng: &mut Rng) -> (AnyGame, Vec<String>) {
         if let Some(given) = &self.opening {
             return given.clone();
         }
         let mut game = self.new_game();
         let mut record = Vec::new();
-        for _ in 0..OPENING_TURNS {
+        for _ in 0..self.random_turns {
             if game.is_over() {
                 break;
             }
