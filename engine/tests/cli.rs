@@ -381,6 +381,9 @@ fn ai_on_a_bad_record_or_a_finished_game_prints_json_and_exits_one() {
 
 #[test]
 fn ai_and_match_usage_errors_exit_two() {
+    // A match between levels 1 and 2, and what is wrong with it.
+    const MORRIS: [&str; 6] = ["match", "morris", "--a", "1", "--b", "2"];
+    const META: [&str; 6] = ["match", "meta", "--a", "1", "--b", "2"];
     for args in [
         vec!["ai", "morris"],
         vec!["ai", "morris", "--level", "5"],
@@ -392,62 +395,15 @@ fn ai_and_match_usage_errors_exit_two() {
         vec!["match", "morris", "--a", "1"],
         vec!["match", "morris", "--a", "1", "--b", "uct100"],
         vec!["match", "meta", "--a", "ab4", "--b", "1"],
-        vec!["match", "meta", "--a", "1", "--b", "2", "--games", "0"],
-        vec!["match", "meta", "--a", "1", "--b", "2", "--level", "3"],
-        vec![
-            "match",
-            "morris",
-            "--a",
-            "1",
-            "--b",
-            "2",
-            "--opening",
-            "d6 d6",
-        ],
-        vec![
-            "match",
-            "meta",
-            "--a",
-            "1",
-            "--b",
-            "2",
-            "--opening",
-            "e5 z9",
-        ],
+        [&META[..], &["--games", "0"]].concat(),
+        [&META[..], &["--level", "3"]].concat(),
+        [&MORRIS[..], &["--opening", "d6 d6"]].concat(),
+        [&META[..], &["--opening", "e5 z9"]].concat(),
         vec!["ai", "morris", "--level", "2", "--opening", "d6"],
         vec!["ai", "morris", "--level", "2", "--random-turns", "1"],
-        vec![
-            "match",
-            "morris",
-            "--a",
-            "1",
-            "--b",
-            "2",
-            "--random-turns",
-            "11",
-        ],
-        vec![
-            "match",
-            "morris",
-            "--a",
-            "1",
-            "--b",
-            "2",
-            "--random-turns",
-            "-1",
-        ],
-        vec![
-            "match",
-            "morris",
-            "--a",
-            "1",
-            "--b",
-            "2",
-            "--random-turns",
-            "1",
-            "--opening",
-            "d6",
-        ],
+        [&MORRIS[..], &["--random-turns", "11"]].concat(),
+        [&MORRIS[..], &["--random-turns", "-1"]].concat(),
+        [&MORRIS[..], &["--random-turns", "1", "--opening", "d6"]].concat(),
         vec!["replay", "morris", "--level", "3"],
     ] {
         let o = engine(&args, b"");
