@@ -51,21 +51,37 @@ export async function until(page, fn, arg, { timeout = 20000, what = String(fn) 
   }
 }
 
-/** [`until`] on a game page, whose failure says what the page shows (its turns, record, status
- * and notices): a lost click and a silent page differ. */
+/** [`until`] on a game page, whose failure says what the page shows (its turns, record, status,
+ * visible notices, selected point and, after [`recordClicks`], where the last clicks landed): a
+ * lost click and a silent page differ. */
 export async function untilOnGame(page, fn, arg, { timeout = 20000, what } = {}) {
   try {
     return await until(page, fn, arg, { timeout, what });
   } catch (e) {
     const state = await page.evaluate(() => {
       const d = document.querySelector('main').dataset;
-      const notices = [...document.querySelectorAll('[role="alert"], .notice')].map((n) => n.textContent);
-      return { turns: d.turns, thinking: d.thinking, record: d.record, notices,
+      const notices = [...document.querySelectorAll('[role="alert"], .notice')]
+        .filter((n) => n.getClientRects().length > 0).map((n) => n.textContent);
+      const selected = [...document.querySelectorAll('[data-point].selected')]
+        .map((n) => n.getAttribute('data-point'));
+      const clicks = (window.__clicks ?? []).slice(-4);
+      return { turns: d.turns, thinking: d.thinking, record: d.record, notices, selected, clicks,
         plies: document.querySelectorAll('[data-ply]').length,
         status: document.querySelector('[data-status]')?.textContent };
     });
     throw new Error(`${e.message}; the page: ${JSON.stringify(state)}`);
   }
+}
+
+/** From now on the page notes where each click lands (the point, or the element, and where). */
+export function recordClicks(page) {
+  return page.evaluate(() => {
+    window.__clicks = [];
+    document.addEventListener('click', (e) => {
+      const p = e.target.closest?.('[data-point]');
+      window.__clicks.push(`${p ? p.getAttribute('data-point') : e.target.tagName}@${e.clientX},${e.clientY}`);
+    }, true);
+  });
 }
 
 /** Waits for an element matching `selector`; with `text`, one whose text contains it. */

@@ -11,7 +11,9 @@ import {
   startRelay, launchBrowser, DESKTOP, engineReplay, engineAi, morrisClicks, cell, boardString, median,
   MORRIS_GAME, META_GAME,
 } from './harness.mjs';
-import { launchFirefox, firefoxPage, until, untilOnGame, visible, clickNamed, fillLabelled } from './firefox.mjs';
+import {
+  launchFirefox, firefoxPage, until, untilOnGame, recordClicks, visible, clickNamed, fillLabelled,
+} from './firefox.mjs';
 
 let relay;
 let chromium;
@@ -48,6 +50,7 @@ test('Firefox: a whole hot-seat Morris game by clicks', async () => {
   const { page, context, errors } = await firefoxPage(firefox);
   await page.goto(`${relay.url}/moulin`);
   await page.waitForSelector('[data-point="0"]');
+  await recordClicks(page);
   const tokens = MORRIS_GAME.split(' ');
   for (const [i, token] of tokens.entries()) {
     for (const p of morrisClicks(token)) await page.click(`[data-point="${p}"]`);
@@ -66,6 +69,7 @@ test('Firefox: a whole Morris game against the computer (« Débutant », its We
   await fillLabelled(page, 'Limite de tours (1 à 500)', '40');
   await clickNamed(page, 'Débutant', 'label');
   await clickNamed(page, 'Commencer');
+  await recordClicks(page);
   // What the page shows, for a failure's message: a lost click and a silent computer differ.
   const waitFor = (fn, arg, what) => untilOnGame(page, fn, arg, { timeout: 30000, what });
   let record = '';

@@ -260,6 +260,11 @@ export function focused(page, attr) {
   }, attr);
 }
 
+/** Resolves once the page has drawn two more frames: what a key or click set off is on screen. */
+export function settle(page) {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 /** Tabs from the top of the page until a board point or cell has the focus. */
 export async function tabIntoBoard(page, attr) {
   for (let i = 0; i < 40; i++) {
@@ -313,7 +318,16 @@ export async function arrowTo(page, attr, target, coords) {
       key = unknownKeys(at).sort((a, b) => towards(b) - towards(a))[0];
     }
     await page.keyboard.press(key);
-    graph.set(`${at}|${key}`, await focused(page, attr));
+    let now = await focused(page, attr);
+    const known = graph.get(`${at}|${key}`);
+    if (now === at || (known !== undefined && now !== known)) {
+      // A key that seems not to move the focus, or to move it elsewhere than before: read it
+      // again once the page has drawn two frames, so that a busy machine's late render is not
+      // learned as the board's map (a wrong map makes the target look unreachable).
+      await settle(page);
+      now = await focused(page, attr);
+    }
+    graph.set(`${at}|${key}`, now);
   }
   throw new Error(`could not reach ${target} with arrows`);
 }
