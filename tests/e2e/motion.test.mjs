@@ -150,6 +150,26 @@ for (const [lang, viewport, name] of [['fr', DESKTOP, 'desktop'], ['en', PHONE, 
     assert.equal(await page.locator('svg.board').getAttribute('data-motion'), 'move');
     assert.ok((await classesOf(page, pt(d5))).includes('slid'));
     assert.match(await page.locator(pt(d5)).getAttribute('style'), /--dx:100px;--dy:0px/);
+    // Red's d5 closed a mill: it takes a7. Then Blue slides f4-e4: the piece, held at the start
+    // of its slide, is drawn over f4, the point it left (and e4's point is drawn after f4's): a
+    // click on f4 is still f4's — a quick reply into the vacated point — not the sliding
+    // piece's, which is e4's.
+    await page.locator(pt(point('a7'))).click();
+    assert.equal(await pieceAt(page, point('a7')), null);
+    await still(page);
+    const [f4, e4] = ['f4', 'e4'].map(point);
+    await page.locator(pt(f4)).click();
+    await page.locator(pt(e4)).click();
+    assert.equal(await pieceAt(page, e4), '0');
+    await page.evaluate(() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 0; }));
+    const left = await centre(page, f4);
+    const drawn = await page.locator(`${pt(e4)} .piece`).boundingBox();
+    assert.ok(Math.abs(drawn.x + drawn.width / 2 - left.x) < drawn.width / 4
+      && Math.abs(drawn.y + drawn.height / 2 - left.y) < drawn.height / 4, 'the piece is drawn over the point it left');
+    const under = (at) => page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-point]')?.dataset.point, at);
+    assert.equal(await under(left), String(f4), 'a click on the point just left');
+    assert.equal(await under(await centre(page, e4)), String(e4), 'a click on the piece where it goes');
+    await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
     assert.deepEqual(errors, []);
     await context.close();
   });
