@@ -459,16 +459,14 @@ fn match_random_turns_sets_how_many_random_turns_each_pair_of_games_shares() {
         }
         let o = engine(&args, b"");
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let out = stdout(&o);
-        let records: Vec<Vec<String>> = out
+        stdout(&o)
             .lines()
             .take(6)
             .map(|l| {
                 let record = l.split(" s) ").nth(1).unwrap();
                 record.split(' ').map(String::from).collect()
             })
-            .collect();
-        records
+            .collect::<Vec<Vec<String>>>()
     };
     // How many first turns the two games of each pair have in common.
     let shared = |r: &[Vec<String>]| -> Vec<usize> {
